@@ -1,0 +1,342 @@
+"""The Changchun win judgment (RULES.md §2-§4), one kernel used by every feature.
+
+``read_win`` enumerates every reading of a complete concealed part (pair + sets, or 七对 when
+the variant allows it), judges each against the legal-win conditions with the declared melds,
+and keeps the best: the legal reading that scores most, else the one with the fewest failed
+conditions. ``judge_waits`` runs it over the structural waits of a 13-tile hand.
+"""
+
+import numpy as np
+from numba import njit
+
+from .layout import (
+    CHUN,
+    FAIL_INCOMPLETE,
+    FAIL_MISSING_SUIT,
+    FAIL_NO_PUNG,
+    FAIL_NO_YAOJIU,
+    FAIL_SINGLE_TILE_NOT_PIAO,
+    FAN_HAOHUA,
+    FAN_JIAHU,
+    FAN_PIAO,
+    FAN_QIDUI,
+    HAKU,
+    HONOR,
+    MS_CHOWS,
+    MS_PUNGS,
+    MS_SETS,
+    MS_SPECIALS,
+    MS_SUITS,
+    MS_YAOJIU,
+    MS_CLAIMED,
+    N_KINDS,
+    RD_FAILS,
+    RD_JIAHU,
+    RD_LEGAL,
+    RD_LEN,
+    RD_MENQING,
+    RD_NSETS,
+    RD_PAIR,
+    RD_PIAO,
+    RD_QIDUI,
+    RD_SETS,
+    RD_VALUE,
+    RV_DRAGON_PAIR_IS_PUNG,
+    RV_FAN_BASE,
+    RV_JIAHU,
+    RV_PIAO_EXEMPT,
+    RV_PIAO_STACKS_WITH_JIA,
+    RV_QIDUI,
+    RV_QUEMEN,
+    RV_SPECIAL_KONG_BREAKS_MENQING,
+    RV_SPECIAL_KONG_IS_PUNG,
+    SET_CHOW,
+    SET_PUNG,
+)
+from .shape import structural_waits
+
+JIAHU_ANY = 0
+JIAHU_SINGLE_WAIT = 1
+JIAHU_SHAPE = 2
+
+
+@njit(cache=True, inline="always")
+def is_yaojiu(t):
+    return t >= HONOR or t % 9 == 0 or t % 9 == 8
+
+
+@njit(cache=True)
+def content_fails(c, ms, rv):
+    """Failures that depend only on which tiles the hand holds: 三色全 (C1) and 幺九 (C2)."""
+    suits = ms[MS_SUITS]
+    yaojiu = ms[MS_YAOJIU] > 0
+    for t in range(N_KINDS):
+        if c[t]:
+            if t < HONOR:
+                suits |= 1 << (t // 9)
+            if is_yaojiu(t):
+                yaojiu = True
+    fails = 0
+    n_suits = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1)
+    if n_suits < 3 and not (rv[RV_QUEMEN] and n_suits == 2):
+        fails |= FAIL_MISSING_SUIT
+    if not yaojiu:
+        fails |= FAIL_NO_YAOJIU
+    return fails
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def menqing(ms, rv):
+    """门清: no claimed meld; a special kong (下蛋) breaks it unless the variant says otherwise."""
+    if ms[MS_CLAIMED] > 0:
+        return False
+    return not (ms[MS_SPECIALS] > 0 and rv[RV_SPECIAL_KONG_BREAKS_MENQING])
+
+
+@njit(cache=True)
+def _consider(out, fails, jia, piao, qidui, value, pair, kinds, tiles, nsets):
+    """Keep this reading in ``out`` if it beats the one there (legal and higher value first)."""
+    legal = fails == 0
+    if out[RD_LEGAL] == 1:
+        if not legal or value <= out[RD_VALUE]:
+            return
+    elif not legal and not out[RD_FAILS] & FAIL_INCOMPLETE:
+        if _popcount(fails) >= _popcount(out[RD_FAILS]):
+            return
+    out[RD_LEGAL] = 1 if legal else 0
+    out[RD_FAILS] = fails
+    out[RD_JIAHU] = 1 if (jia and legal) else 0
+    out[RD_PIAO] = 1 if (piao and legal) else 0
+    out[RD_QIDUI] = 1 if (qidui and legal) else 0
+    out[RD_PAIR] = pair
+    out[RD_NSETS] = nsets
+    for i in range(nsets):
+        out[RD_SETS + 2 * i] = kinds[i]
+        out[RD_SETS + 2 * i + 1] = tiles[i]
+    out[RD_VALUE] = value
+
+
+@njit(cache=True)
+def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k):
+    n_pung = 0
+    n_chow = 0
+    shape_jia = pair == win  # 单调
+    for i in range(k):
+        t = tiles[i]
+        if kinds[i] == SET_PUNG:
+            n_pung += 1
+        else:
+            n_chow += 1
+            if win == t + 1:  # 坎张
+                shape_jia = True
+            elif win == t + 2 and t % 9 == 0:  # 边张: the 3 of 1-2
+                shape_jia = True
+            elif win == t and t % 9 == 6:  # 边张: the 7 of 8-9
+                shape_jia = True
+    specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
+    piao = n_chow == 0 and ms[MS_CHOWS] == 0 and specials_pung
+    fails = base_fails
+    if piao and rv[RV_PIAO_EXEMPT]:
+        fails &= ~(FAIL_MISSING_SUIT | FAIL_NO_YAOJIU)
+    dragon_pair = pair >= HAKU and pair <= CHUN and rv[RV_DRAGON_PAIR_IS_PUNG]
+    if n_pung == 0 and ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0 and not dragon_pair:
+        fails |= FAIL_NO_PUNG
+    if ms[MS_SETS] == 4 and not piao:
+        fails |= FAIL_SINGLE_TILE_NOT_PIAO
+    mode = rv[RV_JIAHU]
+    if mode == JIAHU_ANY:
+        jia = shape_jia or single
+    elif mode == JIAHU_SHAPE:
+        jia = shape_jia
+    else:
+        jia = shape_jia and single
+    if piao and not rv[RV_PIAO_STACKS_WITH_JIA]:
+        jia = False
+    value = 0
+    if piao:
+        value += rv[RV_FAN_BASE + FAN_PIAO]
+    if jia:
+        value += rv[RV_FAN_BASE + FAN_JIAHU]
+    _consider(out, fails, jia, piao, False, value, pair, kinds, tiles, k)
+
+
+@njit(cache=True)
+def read_win(c, win, ms, single, rv, out):
+    """Judge the complete concealed part ``c`` (winning tile ``win`` included).
+
+    ``single`` says the hand before the win had exactly one live legal wait (独听).
+    Fills ``out`` (RD_* layout) and returns whether the best reading is legal.
+    """
+    for i in range(RD_LEN):
+        out[i] = 0
+    out[RD_FAILS] = FAIL_INCOMPLETE
+    out[RD_PAIR] = -1
+    out[RD_MENQING] = 1 if menqing(ms, rv) else 0
+    n = 0
+    for t in range(N_KINDS):
+        n += c[t]
+    k = (n - 2) // 3
+    if n % 3 != 2 or k + ms[MS_SETS] != 4:
+        return False
+    base_fails = content_fails(c, ms, rv)
+    kinds = np.zeros(4, np.int64)
+    tiles = np.zeros(4, np.int64)
+    w = c.copy()
+    for pair in range(N_KINDS):
+        if w[pair] < 2:
+            continue
+        w[pair] -= 2
+        # depth-first over "the lowest remaining tile starts a pung or a chow"
+        d = 0
+        opt = 0  # 0: try a pung here first, 1: only a chow is left to try
+        while True:
+            if d == k:
+                _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k)
+            else:
+                lo = tiles[d - 1] if d > 0 else 0
+                while w[lo] == 0:
+                    lo += 1
+                if opt == 0 and w[lo] >= 3:
+                    w[lo] -= 3
+                    kinds[d] = SET_PUNG
+                    tiles[d] = lo
+                    d += 1
+                    continue
+                if lo < HONOR and lo % 9 <= 6 and w[lo + 1] > 0 and w[lo + 2] > 0:
+                    w[lo] -= 1
+                    w[lo + 1] -= 1
+                    w[lo + 2] -= 1
+                    kinds[d] = SET_CHOW
+                    tiles[d] = lo
+                    d += 1
+                    opt = 0
+                    continue
+            # backtrack to the deepest pung, which may still be tried as a chow
+            opt = 2
+            while d > 0:
+                d -= 1
+                t = tiles[d]
+                if kinds[d] == SET_PUNG:
+                    w[t] += 3
+                    opt = 1
+                    break
+                w[t] += 1
+                w[t + 1] += 1
+                w[t + 2] += 1
+            if opt == 2:
+                break
+        w[pair] += 2
+    if rv[RV_QIDUI] and ms[MS_SETS] == 0 and n == 14:
+        _read_qidui(out, c, base_fails, rv)
+    return out[RD_LEGAL] == 1
+
+
+@njit(cache=True)
+def _read_qidui(out, c, base_fails, rv):
+    quads = 0
+    for t in range(N_KINDS):
+        if c[t] % 2:
+            return
+        if c[t] == 4:
+            quads += 1
+    value = rv[RV_FAN_BASE + FAN_QIDUI]
+    if quads:
+        value += rv[RV_FAN_BASE + FAN_HAOHUA]
+    kinds = np.zeros(4, np.int64)
+    _consider(out, base_fails, False, False, True, value, -1, kinds, kinds, 0)
+
+
+@njit(cache=True)
+def qidui_waits(c):
+    """七对 wait of 13 concealed tiles: the one tile held an odd number of times."""
+    odd = -1
+    for t in range(N_KINDS):
+        if c[t] % 2:
+            if odd >= 0:
+                return np.int64(0)
+            odd = t
+    if odd < 0:
+        return np.int64(0)
+    return np.int64(1) << odd
+
+
+@njit(cache=True)
+def all_waits(c, ms, rv, tb):
+    """Structural waits: standard form, plus 七对 when the variant allows it."""
+    m = structural_waits(c, tb)
+    if rv[RV_QIDUI] and ms[MS_SETS] == 0:
+        n = 0
+        for t in range(N_KINDS):
+            n += c[t]
+        if n == 13:
+            m |= qidui_waits(c)
+    return m
+
+
+# judge_waits output columns
+W_STRUCTURAL = 0
+W_LEGAL = 1
+W_FAILS = 2
+W_JIAHU = 3
+W_PIAO = 4
+W_COLS = 5
+
+
+@njit(cache=True)
+def judge_waits(c, ms, own, rv, tb, out):
+    """Judge every structural wait of the concealed tiles ``c`` (3k+1 of them).
+
+    ``own`` counts the player's tiles, melds included: a wait all of whose copies are his own
+    has no live tile and does not count for tenpai or 独听. Fills ``out[34, W_COLS]`` and
+    returns the number of legal waits with a copy outside the player's hand (>0 = tenpai).
+    """
+    rd = np.zeros(RD_LEN, np.int64)
+    for t in range(N_KINDS):
+        for j in range(W_COLS):
+            out[t, j] = 0
+    m = all_waits(c, ms, rv, tb)
+    n_live = 0
+    for t in range(N_KINDS):
+        if not (m >> t & 1):
+            continue
+        c[t] += 1
+        legal = read_win(c, t, ms, False, rv, rd)
+        c[t] -= 1
+        out[t, W_STRUCTURAL] = 1
+        out[t, W_LEGAL] = 1 if legal else 0
+        out[t, W_FAILS] = rd[RD_FAILS]
+        out[t, W_JIAHU] = rd[RD_JIAHU]
+        out[t, W_PIAO] = rd[RD_PIAO]
+        if legal and own[t] < 4:
+            n_live += 1
+    if n_live == 1 and rv[RV_JIAHU] != JIAHU_SHAPE:
+        for t in range(N_KINDS):  # 独听: re-read the single live wait with the flag
+            if out[t, W_LEGAL] and own[t] < 4:
+                c[t] += 1
+                read_win(c, t, ms, True, rv, rd)
+                c[t] -= 1
+                out[t, W_JIAHU] = rd[RD_JIAHU]
+                out[t, W_PIAO] = rd[RD_PIAO]
+    return n_live
+
+
+@njit(cache=True)
+def judge_win(c, win, ms, own, rv, tb, out):
+    """Judge concealed tiles ``c`` (3k+1) + ``win``: the full reading, 独听 included."""
+    single = False
+    if rv[RV_JIAHU] != JIAHU_SHAPE:
+        waits = np.zeros((N_KINDS, W_COLS), np.int64)
+        single = judge_waits(c, ms, own, rv, tb, waits) == 1 and waits[win, W_LEGAL] == 1
+    c[win] += 1
+    legal = read_win(c, win, ms, single, rv, out)
+    c[win] -= 1
+    return legal

@@ -1,0 +1,104 @@
+"""Index constants shared by the kernels and the Python layer.
+
+These are layout, not rules: which slot of an array means what. Numba freezes them as
+constants, which is what we want. Rule *values* always arrive as kernel arguments.
+"""
+
+# --- tiles: 0-8 = 1-9m, 9-17 = 1-9p, 18-26 = 1-9s, 27-33 = 1z-7z (东南西北白发中)
+N_KINDS = 34
+MAN, PIN, SOU, HONOR = 0, 9, 18, 27
+EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
+HAKU, HATSU, CHUN = 31, 32, 33  # 白 5z, 发 6z, 中 7z
+ONE_S, ONE_P, ONE_M = 18, 9, 0  # 幺鸡, 幺饼, 幺万
+
+# --- declared melds (one row per meld: kind, first tile, tile count)
+MELD_CHOW = 0  # exposed chow [123m]
+MELD_PUNG = 1  # exposed pung [555s]
+MELD_KONG = 2  # open kong [5555s]
+MELD_ANKONG = 3  # concealed kong (5555s)
+MELD_XUANFENG = 4  # 旋风杠 [1234z] (+补 winds)
+MELD_XI = 5  # 喜杠 [567z] (+补 dragons)
+MELD_YAODAN = 6  # 幺蛋 [1m1p1s] (+补)
+MELD_JIUDAN = 7  # 九蛋 [9m9p9s] (+补)
+FIRST_SPECIAL = MELD_XUANFENG
+
+# --- meld summary vector (what the judgment needs to know about the declared sets)
+MS_SETS = 0  # number of declared sets
+MS_SUITS = 1  # bitmask of suits present in melds: 1 m, 2 p, 4 s
+MS_YAOJIU = 2  # 1 if any meld tile is a terminal or honor
+MS_CHOWS = 3  # exposed chows
+MS_PUNGS = 4  # pungs and kongs (open or concealed), not special kongs
+MS_SPECIALS = 5  # special kongs
+MS_CLAIMED = 6  # claimed melds (chow, pung, open kong): these break 门清
+MS_LEN = 7
+
+# --- rule vector (rules.py fills it from the variant)
+RV_JIAHU = 0  # 0 any, 1 single_wait, 2 shape
+RV_PIAO_STACKS_WITH_JIA = 1
+RV_SPECIAL_KONG_IS_PUNG = 2
+RV_SPECIAL_KONG_BREAKS_MENQING = 3
+RV_QUEMEN = 4  # a suit may be missing
+RV_PIAO_EXEMPT = 5  # 大胡缺: 飘胡 exempt from 三色 and 幺九
+RV_QIDUI = 6  # seven pairs as an extra winning form
+RV_BAO_FORBIDDEN_WITHOUT_YAOJIU = 7
+RV_DRAGON_PAIR_IS_PUNG = 8
+RV_DIANPAO = 9  # 0 all_pay, 1 discarder_only, 2 discarder_covers_all
+RV_CAP_FAN = 10  # 0 = no cap
+RV_CHONGBAO_DOUBLE = 11  # 冲宝翻倍: 对宝 counts one extra fan
+RV_FAN_BASE = 12  # fan values, in FAN_* order
+RV_KONG_BASE = 24  # kong money values, in KONG_* order
+RV_LEN = 32
+
+# fan items (index into the fan values, and the order they are reported in)
+FAN_WIN = 0  # 平胡
+FAN_MENQING = 1  # 门清
+FAN_JIAHU = 2  # 夹胡
+FAN_PIAO = 3  # 飘胡
+FAN_ZIMO = 4  # 自摸
+FAN_BAO = 5  # 宝 (摸宝 / 对宝)
+FAN_DEALER = 6  # 庄
+FAN_DIANPAO = 7  # 点炮 (this loser discarded)
+FAN_QIDUI = 8  # 七对
+FAN_HAOHUA = 9  # 豪华七对 (on top of 七对)
+FAN_CHONGBAO = 10  # 冲宝 (对宝 doubled)
+N_FAN = 11
+
+# kong money items
+KONG_MING = 0  # 明杠
+KONG_AN = 1  # 暗杠
+KONG_SPECIAL = 2  # 旋风杠 / 喜杠 / 幺蛋 / 九蛋
+KONG_BU = 3  # each 补 tile on a special kong
+KONG_DADAN_OPEN = 4  # 大蛋, open
+KONG_DADAN_CONCEALED = 5  # 大蛋, concealed
+N_KONG = 6
+
+# --- failed legality conditions (bit flags, reported as stable codes)
+FAIL_INCOMPLETE = 1
+FAIL_MISSING_SUIT = 2
+FAIL_NO_YAOJIU = 4
+FAIL_NO_PUNG = 8
+FAIL_SINGLE_TILE_NOT_PIAO = 16
+
+# --- set kinds inside a reading of the concealed part
+SET_CHOW = 0
+SET_PUNG = 1
+
+# --- reading output vector (judge.read_win fills it)
+RD_LEGAL = 0
+RD_FAILS = 1
+RD_MENQING = 2
+RD_JIAHU = 3
+RD_PIAO = 4
+RD_QIDUI = 5
+RD_PAIR = 6  # pair tile (-1 for 七对 / incomplete)
+RD_NSETS = 7  # sets in the concealed part
+RD_SETS = 8  # then RD_NSETS pairs of (kind, first tile)
+RD_VALUE = 16  # fan the reading is worth (piao/jiahu/qidui), to pick the best
+RD_LEN = 17
+
+# --- how a hand was won
+HOW_SELF = 0  # 自摸
+HOW_DISCARD = 1  # 点炮 (won on another player's discard)
+HOW_MOBAO = 2  # 摸宝: drew the bao kind after looking
+HOW_DUIBAO = 3  # 对宝: the bao seen at the look is a legal wait
+N_SEATS = 4  # seats 0-3 = E S W N, counter-clockwise turn order; the dealer sits E in `score`

@@ -1,0 +1,149 @@
+"""Scoring kernels (RULES.md §5, §7): fan items, who pays whom, kong money.
+
+Payment from each paying loser = base x 2^(fan - 1), fan counted per loser: the items every
+loser pays (win, 门清, 夹胡, 飘胡, 自摸, 宝, 七对 ...) plus 庄 (the winner or this loser is the
+dealer) plus 点炮 (this loser discarded the winning tile).
+"""
+
+import numpy as np
+from numba import njit
+
+from .layout import (
+    CHUN,
+    FAN_BAO,
+    FAN_CHONGBAO,
+    FAN_DEALER,
+    FAN_DIANPAO,
+    FAN_HAOHUA,
+    FAN_JIAHU,
+    FAN_MENQING,
+    FAN_PIAO,
+    FAN_QIDUI,
+    FAN_WIN,
+    FAN_ZIMO,
+    HAKU,
+    HATSU,
+    HOW_DISCARD,
+    HOW_DUIBAO,
+    HOW_MOBAO,
+    KONG_AN,
+    KONG_BU,
+    KONG_DADAN_CONCEALED,
+    KONG_DADAN_OPEN,
+    KONG_MING,
+    KONG_SPECIAL,
+    MELD_ANKONG,
+    MELD_KONG,
+    N_FAN,
+    N_SEATS,
+    ONE_P,
+    ONE_S,
+    RD_JIAHU,
+    RD_MENQING,
+    RD_PIAO,
+    RD_QIDUI,
+    RV_CAP_FAN,
+    RV_CHONGBAO_DOUBLE,
+    RV_DIANPAO,
+    RV_FAN_BASE,
+    RV_KONG_BASE,
+    FIRST_SPECIAL,
+)
+
+DIANPAO_ALL_PAY = 0
+DIANPAO_DISCARDER_ONLY = 1
+DIANPAO_COVERS_ALL = 2
+
+
+@njit(cache=True)
+def fan_items(rd, how, haohua, rv, items):
+    """Fill ``items[N_FAN]`` with the fan of each item that applies, from a legal reading ``rd``.
+
+    庄 and 点炮 are per loser: ``settle`` adds them. ``haohua``: the 七对 holds four of a kind.
+    """
+    for i in range(N_FAN):
+        items[i] = 0
+    items[FAN_WIN] = rv[RV_FAN_BASE + FAN_WIN]
+    if rd[RD_MENQING]:
+        items[FAN_MENQING] = rv[RV_FAN_BASE + FAN_MENQING]
+    if rd[RD_JIAHU]:
+        items[FAN_JIAHU] = rv[RV_FAN_BASE + FAN_JIAHU]
+    if rd[RD_PIAO]:
+        items[FAN_PIAO] = rv[RV_FAN_BASE + FAN_PIAO]
+    if rd[RD_QIDUI]:
+        items[FAN_QIDUI] = rv[RV_FAN_BASE + FAN_QIDUI]
+        if haohua:
+            items[FAN_HAOHUA] = rv[RV_FAN_BASE + FAN_HAOHUA]
+    if how != HOW_DISCARD:
+        items[FAN_ZIMO] = rv[RV_FAN_BASE + FAN_ZIMO]
+    if how == HOW_MOBAO or how == HOW_DUIBAO:
+        items[FAN_BAO] = rv[RV_FAN_BASE + FAN_BAO]
+    if how == HOW_DUIBAO and rv[RV_CHONGBAO_DOUBLE]:
+        items[FAN_CHONGBAO] = rv[RV_FAN_BASE + FAN_CHONGBAO]
+
+
+@njit(cache=True)
+def settle(items, winner, dealer, discarder, how, rv, fan_out, pay_out):
+    """Per-seat fan and payments (base units; winner positive, sums to zero).
+
+    ``fan_out[s]`` is the fan loser s is charged at (0 for the winner and for non-payers).
+    """
+    common = 0
+    for i in range(N_FAN):
+        common += items[i]
+    cap = rv[RV_CAP_FAN]
+    mode = rv[RV_DIANPAO]
+    for s in range(N_SEATS):
+        fan_out[s] = 0
+        pay_out[s] = 0
+    for s in range(N_SEATS):
+        if s == winner:
+            continue
+        f = common
+        if winner == dealer or s == dealer:
+            f += rv[RV_FAN_BASE + FAN_DEALER]
+        if how == HOW_DISCARD and s == discarder:
+            f += rv[RV_FAN_BASE + FAN_DIANPAO]
+        if cap > 0 and f > cap:
+            f = cap
+        fan_out[s] = f
+        amount = np.int64(1) << (f - 1) if f >= 1 else np.int64(0)
+        payer = s
+        if how == HOW_DISCARD and mode != DIANPAO_ALL_PAY:
+            if s != discarder and mode == DIANPAO_DISCARDER_ONLY:
+                fan_out[s] = 0
+                continue
+            payer = discarder  # 点炮全包: the discarder also pays the others' shares
+        pay_out[payer] -= amount
+        pay_out[winner] += amount
+
+
+@njit(cache=True)
+def is_dadan_tile(t):
+    """大蛋: a kong of 幺鸡, 幺饼, 中, 发 or 白."""
+    return t == ONE_S or t == ONE_P or t == HAKU or t == HATSU or t == CHUN
+
+
+@njit(cache=True)
+def kong_value(kind, tile, bu, rv):
+    """Base units each other player pays for one declared meld (0 for chows and pungs)."""
+    if kind == MELD_KONG:
+        if is_dadan_tile(tile):
+            return rv[RV_KONG_BASE + KONG_DADAN_OPEN]
+        return rv[RV_KONG_BASE + KONG_MING]
+    if kind == MELD_ANKONG:
+        if is_dadan_tile(tile):
+            return rv[RV_KONG_BASE + KONG_DADAN_CONCEALED]
+        return rv[RV_KONG_BASE + KONG_AN]
+    if kind >= FIRST_SPECIAL:
+        return rv[RV_KONG_BASE + KONG_SPECIAL] + bu * rv[RV_KONG_BASE + KONG_BU]
+    return 0
+
+
+@njit(cache=True)
+def settle_kong(owner, value, pay_out):
+    """Add one kong's money: each other seat pays ``value`` to ``owner``."""
+    for s in range(N_SEATS):
+        if s != owner:
+            pay_out[s] -= value
+            pay_out[owner] += value

@@ -1,0 +1,146 @@
+"""Standard-form shape kernels over ``uint8[34]`` counts: shanten, useful tiles, structural waits.
+
+``tb`` is the tuple from ``tables.tables()``: (suit exact, dist, waits0, waits1, honor exact,
+dist, waits0, waits1). Standard form = k sets + one pair in the concealed part, where
+k = 4 - declared sets; the kernels infer k from the tile count (3k+1 or 3k+2 tiles).
+"""
+
+import numpy as np
+from numba import njit
+
+from .layout import N_KINDS
+
+
+@njit(cache=True, inline="always")
+def _key(c, base, n):
+    k = 0
+    for i in range(base + n - 1, base - 1, -1):
+        k = k * 5 + c[i]
+    return k
+
+
+@njit(cache=True)
+def distance(c, k, tb):
+    """Fewest tiles to add so the counts contain k sets + a pair (no fifth copies)."""
+    dm = tb[1][_key(c, 0, 9)]
+    dp = tb[1][_key(c, 9, 9)]
+    ds = tb[1][_key(c, 18, 9)]
+    dz = tb[5][_key(c, 27, 7)]
+    best = 255
+    for i0 in range(k + 1):
+        for j0 in range(2):
+            a = dm[2 * i0 + j0]
+            for i1 in range(k - i0 + 1):
+                for j1 in range(2 - j0):
+                    b = a + dp[2 * i1 + j1]
+                    if b >= best:
+                        continue
+                    for i2 in range(k - i0 - i1 + 1):
+                        for j2 in range(2 - j0 - j1):
+                            v = b + ds[2 * i2 + j2] + dz[2 * (k - i0 - i1 - i2) + 1 - j0 - j1 - j2]
+                            if v < best:
+                                best = v
+    return best
+
+
+@njit(cache=True, inline="always")
+def sets_needed(c):
+    n = 0
+    for i in range(N_KINDS):
+        n += c[i]
+    return (n - 1) // 3
+
+
+@njit(cache=True)
+def shanten(c, tb):
+    """Standard-form shanten of 3k+1 or 3k+2 concealed tiles: -1 complete, 0 tenpai, ..."""
+    return distance(c, sets_needed(c), tb) - 1
+
+
+@njit(cache=True)
+def useful_mask(c, tb):
+    """Bit t set when drawing tile t lowers the distance (tiles held four times excluded)."""
+    k = sets_needed(c)
+    d = distance(c, k, tb)
+    m = 0
+    for t in range(N_KINDS):
+        if c[t] < 4:
+            c[t] += 1
+            if distance(c, k, tb) < d:
+                m |= np.int64(1) << t
+            c[t] -= 1
+    return m
+
+
+@njit(cache=True)
+def structural_waits(c, tb):
+    """Bit t set when the 3k+1 concealed tiles + t are exactly k sets + a pair."""
+    keys = np.empty(4, np.int64)
+    keys[0] = _key(c, 0, 9)
+    keys[1] = _key(c, 9, 9)
+    keys[2] = _key(c, 18, 9)
+    keys[3] = _key(c, 27, 7)
+    ones = -1
+    two_a = -1
+    two_b = -1
+    n_ones = 0
+    n_twos = 0
+    for g in range(4):
+        base = 9 * g
+        size = 7 if g == 3 else 9
+        s = 0
+        for i in range(base, base + size):
+            s += c[i]
+        r = s % 3
+        if r == 1:
+            n_ones += 1
+            ones = g
+        elif r == 2:
+            n_twos += 1
+            if two_a < 0:
+                two_a = g
+            else:
+                two_b = g
+        else:
+            ex = tb[4][keys[g]] if g == 3 else tb[0][keys[g]]
+            if not ex & 1:
+                return np.int64(0)
+    m = np.int64(0)
+    if n_ones == 1 and n_twos == 0:
+        w = tb[7][keys[3]] if ones == 3 else tb[3][keys[ones]]
+        m = np.int64(w) << (9 * ones)
+    elif n_ones == 0 and n_twos == 2:
+        ex_a = tb[4][keys[two_a]] if two_a == 3 else tb[0][keys[two_a]]
+        ex_b = tb[4][keys[two_b]] if two_b == 3 else tb[0][keys[two_b]]
+        if ex_b & 2:
+            w = tb[6][keys[two_a]] if two_a == 3 else tb[2][keys[two_a]]
+            m |= np.int64(w) << (9 * two_a)
+        if ex_a & 2:
+            w = tb[6][keys[two_b]] if two_b == 3 else tb[2][keys[two_b]]
+            m |= np.int64(w) << (9 * two_b)
+    return m
+
+
+@njit(cache=True)
+def is_complete(c, tb):
+    """Exactly k sets + a pair (3k+2 tiles)."""
+    return distance(c, sets_needed(c), tb) == 0
+
+
+@njit(cache=True)
+def shanten_many(counts, tb):
+    out = np.empty(counts.shape[0], np.int8)
+    for r in range(counts.shape[0]):
+        out[r] = shanten(counts[r], tb)
+    return out
+
+
+@njit(cache=True)
+def waits_many(counts, tb):
+    out = np.zeros((counts.shape[0], N_KINDS), np.bool_)
+    for r in range(counts.shape[0]):
+        m = structural_waits(counts[r], tb)
+        for t in range(N_KINDS):
+            if m >> t & 1:
+                out[r, t] = True
+    return out

@@ -1,0 +1,147 @@
+"""Per-suit lookup tables: the fast path for shanten and structural waits.
+
+Sets never cross a suit, so a hand is judged suit by suit. A suit's tile counts (nine digits
+0-4, base 5) index tables that say, for that suit alone:
+
+- ``exact``  bit 0: the tiles are exactly some sets; bit 1: exactly sets + one pair;
+- ``dist``   for each target (i sets, j pairs), i <= 4, j <= 1, the fewest tiles to add so that
+             the suit contains such a group (the tomohxx / Tenhou distance, never a fifth copy);
+- ``waits0`` / ``waits1``  the tiles t for which counts + t is exactly sets / sets + pair.
+
+Honors use the same tables over seven digits with no chows. The tables are built by a jitted
+pass in under a second and cached as ``.npy`` files in ``~/.cache/ccmj`` (or ``$CCMJ_CACHE_DIR``).
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+N_TARGETS = 10  # target t = 2 * sets + pairs
+TABLE_VERSION = 1
+
+
+@njit(cache=True)
+def _build(n, allow_chow):
+    nkeys = 5**n
+    pw = np.empty(n, np.int64)
+    pw[0] = 1
+    for k in range(1, n):
+        pw[k] = pw[k - 1] * 5
+    exact = np.zeros(nkeys, np.uint8)
+    contains = np.zeros(nkeys, np.uint16)
+    d = np.zeros(n, np.int64)
+    for key in range(nkeys):
+        if key > 0:  # increment the base-5 digits
+            k = 0
+            while d[k] == 4:
+                d[k] = 0
+                k += 1
+            d[k] += 1
+        s = 0
+        for k in range(n):
+            s += d[k]
+        e = 0
+        if s == 0:
+            e = 1
+        elif s % 3 == 0:
+            i = 0
+            while d[i] == 0:
+                i += 1
+            if d[i] >= 3 and exact[key - 3 * pw[i]] & 1:
+                e = 1
+            elif allow_chow and i <= n - 3 and d[i + 1] > 0 and d[i + 2] > 0:
+                if exact[key - pw[i] - pw[i + 1] - pw[i + 2]] & 1:
+                    e = 1
+        elif s % 3 == 2:
+            for j in range(n):
+                if d[j] >= 2 and exact[key - 2 * pw[j]] & 1:
+                    e = 2
+                    break
+        exact[key] = e
+        m = 0
+        if e == 1 and s // 3 <= 4:
+            m |= 1 << (2 * (s // 3))
+        if e == 2 and s // 3 <= 4:
+            m |= 1 << (2 * (s // 3) + 1)
+        for k in range(n):
+            if d[k] > 0:
+                m |= contains[key - pw[k]]
+        contains[key] = m
+
+    dist = np.zeros((nkeys, N_TARGETS), np.uint8)
+    waits0 = np.zeros(nkeys, np.uint16)
+    waits1 = np.zeros(nkeys, np.uint16)
+    for key in range(nkeys - 1, -1, -1):
+        r = key
+        s = 0
+        for k in range(n):
+            d[k] = r % 5
+            r //= 5
+            s += d[k]
+        for t in range(N_TARGETS):
+            if contains[key] >> t & 1:
+                continue
+            best = 255
+            for k in range(n):
+                if d[k] < 4:
+                    v = dist[key + pw[k], t]
+                    if v < best:
+                        best = v
+            dist[key, t] = min(best + 1, 255)
+        if s <= 13:
+            w0 = 0
+            w1 = 0
+            for k in range(n):
+                if d[k] < 4:
+                    x = exact[key + pw[k]]
+                    if x & 1:
+                        w0 |= 1 << k
+                    if x & 2:
+                        w1 |= 1 << k
+            waits0[key] = w0
+            waits1[key] = w1
+    return exact, dist, waits0, waits1
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("CCMJ_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+    return Path(base) / "ccmj" if base else Path.home() / ".cache" / "ccmj"
+
+
+_NAMES = ("exact", "dist", "waits0", "waits1")
+
+
+def _load_or_build(name, n, allow_chow):
+    # Memory-mapped .npy files: a warm start maps them instead of reading 30 MB.
+    folder = _cache_dir() / f"tables-v{TABLE_VERSION}"
+    paths = [folder / f"{name}-{part}.npy" for part in _NAMES]
+    try:
+        return tuple(np.load(p, mmap_mode="r").view(np.ndarray) for p in paths)
+    except (OSError, ValueError):
+        pass
+    built = _build(n, allow_chow)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for p, arr in zip(paths, built):
+            tmp = p.with_suffix(f".{os.getpid()}.tmp")
+            with open(tmp, "wb") as f:
+                np.save(f, arr)
+            os.replace(tmp, p)
+    except OSError:
+        pass  # a read-only home still works, it just rebuilds next time
+    for arr in built:  # one array type (read-only) whether built or loaded: one compilation
+        arr.setflags(write=False)
+    return built
+
+
+_TABLES = None
+
+
+def tables():
+    """(suit exact, dist, waits0, waits1, honor exact, dist, waits0, waits1), built once."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _load_or_build("suit", 9, True) + _load_or_build("honor", 7, False)
+    return _TABLES

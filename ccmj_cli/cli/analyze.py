@@ -1,0 +1,72 @@
+"""ccmj waits / check / shanten: hand analysis."""
+
+from typing import Annotated
+
+import typer
+
+from .. import hand as H
+from ..errors import HandError
+from ..output import render_check, render_shanten, render_waits
+from .common import JsonOpt, RulesOpt, VisibleOpt, emit, handles_errors, run_batch, variant
+
+HandArg = Annotated[str, typer.Argument(help="The hand, e.g. 123m456p789s1123s; '-' reads one per line from stdin.")]
+
+
+def _waits_summary(d: dict) -> str:
+    legal = " ".join(f"{w['tile']}×{w['live']}" for w in d["waits"] if w["legal"]) or "-"
+    return f"tenpai={'yes' if d['tenpai'] else 'no'}\tlegal waits: {legal}"
+
+
+def _check_summary(d: dict) -> str:
+    why = ",".join(d["reasons"]) or "-"
+    return f"legal={'yes' if d['legal'] else 'no'}\twhy not: {why}\tjiahu={d['jiahu']}\tpiao={d['piao']}"
+
+
+def _shanten_summary(d: dict) -> str:
+    return f"shanten={d['shanten']}"
+
+
+def register(app: typer.Typer):
+    @app.command()
+    @handles_errors
+    def waits(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
+        """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
+        v = variant(rules)
+        answer = lambda text: H.waits(text, visible, v).to_dict()  # noqa: E731
+        if hand == "-":
+            return run_batch(answer, json, _waits_summary)
+        emit(answer(hand), json, render_waits)
+
+    @app.command()
+    @handles_errors
+    def check(
+        hand: HandArg,
+        win: Annotated[str | None, typer.Argument(help="The winning tile (in batch mode: the last word of each line).")] = None,
+        rules: RulesOpt = None,
+        json: JsonOpt = False,
+    ):
+        """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
+        v = variant(rules)
+
+        def answer(text: str, win_tile: str | None = win) -> dict:
+            if win_tile is None:
+                text, _, win_tile = text.rpartition(" ")
+                if not text.strip():
+                    raise HandError(f"bad line '{win_tile}': expected 'HAND WIN'")
+            return H.check(text, win_tile, v).to_dict()
+
+        if hand == "-":
+            return run_batch(answer, json, _check_summary)
+        if win is None:
+            raise HandError("check needs the winning tile: ccmj check HAND WIN")
+        emit(answer(hand), json, render_check)
+
+    @app.command()
+    @handles_errors
+    def shanten(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
+        """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
+        v = variant(rules)
+        answer = lambda text: H.shanten(text, visible, v).to_dict()  # noqa: E731
+        if hand == "-":
+            return run_batch(answer, json, _shanten_summary)
+        emit(answer(hand), json, render_shanten)

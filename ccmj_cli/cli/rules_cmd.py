@@ -1,0 +1,28 @@
+"""ccmj rules: print the effective variant."""
+
+from typing import Annotated
+
+import typer
+
+from ..output import render_rules
+from ..rules import load_variant, preset_names
+from .common import JsonOpt, RulesOpt, emit, handles_errors
+
+
+def register(app: typer.Typer):
+    @app.command()
+    @handles_errors
+    def rules(
+        rules: RulesOpt = None,
+        preset: Annotated[str | None, typer.Option("--preset", help="Show a packaged preset.")] = None,
+        list_presets: Annotated[bool, typer.Option("--list", help="List the packaged presets.")] = False,
+        json: JsonOpt = False,
+    ):
+        """Print the effective variant (every option) after merging --rules over the defaults."""
+        if list_presets:
+            names = preset_names()
+            typer.echo(", ".join(names) if not json else __import__("json").dumps(names))
+            return
+        v = load_variant(preset or rules)
+        emit({"name": v.name, "options": v.to_dict()} if json else v.to_dict(), json,
+             lambda d: render_rules(d, v.name))

@@ -1,0 +1,204 @@
+"""The variant: load, merge and validate YAML into a frozen ``Variant`` and its kernel vector.
+
+The defaults are package data (``data/default.yaml``); presets live in ``data/presets/``. A user
+file overrides any subset of keys and may name its base with ``extends: NAME``. An unknown key, a
+wrong type or a bad value raises VariantError naming the key path (exit 3).
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+
+import numpy as np
+import yaml
+
+from ._kernels import layout as L
+from .errors import VariantError
+
+JIAHU_MODES = ("any", "single_wait", "shape")
+DIANPAO_MODES = ("all_pay", "discarder_only", "discarder_covers_all")
+FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
+            "haohua", "chongbao")  # fmt: skip
+KONG_KEYS = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
+
+# key -> (kind, allowed): kind is bool, int, str (allowed lists the values), or a dict's keys
+SCHEMA = {
+    "jiahu": ("str", JIAHU_MODES),
+    "piao_stacks_with_jia": ("bool", None),
+    "special_kong_is_pung": ("bool", None),
+    "special_kong_breaks_menqing": ("bool", None),
+    "dragon_pair_is_pung": ("bool", None),
+    "quemen": ("bool", None),
+    "piao_exempt": ("bool", None),
+    "qidui": ("bool", None),
+    "sanfeng_dan": ("bool", None),
+    "xiaoji_feidan": ("bool", None),
+    "bao_forbidden_without_yaojiu": ("bool", None),
+    "bao_dice": ("int", (1, 2)),
+    "chongbao_double": ("bool", None),
+    "dianpao": ("str", DIANPAO_MODES),
+    "cap_fan": ("int_or_null", (1, 30)),
+    "fan": ("ints", FAN_KEYS),
+    "kong": ("ints", KONG_KEYS),
+    "dead_wall_stacks": ("int", (0, 17)),
+}
+PRESET_DIR = "presets"
+
+
+def _read_yaml(text: str, origin: str) -> dict:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = f" (line {mark.line + 1})" if mark else ""
+        raise VariantError(f"{origin}: not valid YAML{line}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise VariantError(f"{origin}: expected a mapping of option: value")
+    return data
+
+
+def _package_text(name: str) -> str | None:
+    files = resources.files("ccmj_cli") / "data"
+    path = files / "default.yaml" if name == "default" else files / PRESET_DIR / f"{name}.yaml"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def preset_names() -> list[str]:
+    folder = resources.files("ccmj_cli") / "data" / PRESET_DIR
+    names = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    return ["default", *names]
+
+
+def _check(key: str, value, origin: str):
+    if key not in SCHEMA:
+        raise VariantError(f"{origin}: unknown key '{key}' (known: {', '.join(SCHEMA)})")
+    kind, allowed = SCHEMA[key]
+
+    def bad(what):
+        return VariantError(f"{origin}: key '{key}': {what}, got {value!r}")
+
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise bad("expected true or false")
+    elif kind == "str":
+        if value not in allowed:
+            raise bad(f"expected one of {' | '.join(allowed)}")
+    elif kind in ("int", "int_or_null"):
+        if value is None and kind == "int_or_null":
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("expected a whole number" + (" or null" if kind == "int_or_null" else ""))
+        lo, hi = allowed
+        if not lo <= value <= hi:
+            raise bad(f"expected {lo} to {hi}")
+    elif kind == "ints":
+        if not isinstance(value, dict):
+            raise bad(f"expected a mapping with keys {', '.join(allowed)}")
+        for sub, v in value.items():
+            if sub not in allowed:
+                raise VariantError(
+                    f"{origin}: unknown key '{key}.{sub}' (known: {', '.join(allowed)})"
+                )
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 30:
+                raise VariantError(f"{origin}: key '{key}.{sub}': expected 0 to 30, got {v!r}")
+
+
+def _merge(base: dict, over: dict, origin: str) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if key == "extends":
+            continue
+        _check(key, value, origin)
+        if SCHEMA[key][0] == "ints":
+            out[key] = {**base[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
+def _resolve(spec: str, seen: tuple = ()) -> tuple[dict, str]:
+    """Raw merged mapping for a preset name or a file path."""
+    text = _package_text(spec) if "/" not in spec and not spec.endswith((".yaml", ".yml")) else None
+    if text is not None:
+        origin, name = f"preset '{spec}'", spec
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            known = ", ".join(preset_names())
+            raise VariantError(f"variant '{spec}': no such file or preset (presets: {known})")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise VariantError(f"variant file '{spec}': cannot read ({e.__class__.__name__})")
+        origin, name = f"variant file '{spec}'", path.stem
+    data = _read_yaml(text, origin)
+    if spec == "default":
+        for key, value in data.items():
+            _check(key, value, origin)
+        return data, "default"
+    base_name = data.get("extends", "default")
+    if not isinstance(base_name, str) or base_name in seen:
+        raise VariantError(f"{origin}: key 'extends': expected a preset name or file, got {base_name!r}")
+    base, _ = _resolve(base_name, seen + (spec,))
+    return _merge(base, data, origin), name
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An effective, validated variant (every key present)."""
+
+    name: str
+    options: MappingProxyType
+
+    def __getattr__(self, key):
+        try:
+            return self.options[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def to_dict(self) -> dict:
+        return {k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in self.options.items()}
+
+    @cached_property
+    def vector(self) -> np.ndarray:
+        """The rule vector (RV_* layout) every judgment and scoring kernel takes."""
+        o = self.options
+        rv = np.zeros(L.RV_LEN, np.int64)
+        rv[L.RV_JIAHU] = JIAHU_MODES.index(o["jiahu"])
+        rv[L.RV_PIAO_STACKS_WITH_JIA] = o["piao_stacks_with_jia"]
+        rv[L.RV_SPECIAL_KONG_IS_PUNG] = o["special_kong_is_pung"]
+        rv[L.RV_SPECIAL_KONG_BREAKS_MENQING] = o["special_kong_breaks_menqing"]
+        rv[L.RV_QUEMEN] = o["quemen"]
+        rv[L.RV_PIAO_EXEMPT] = o["piao_exempt"]
+        rv[L.RV_QIDUI] = o["qidui"]
+        rv[L.RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] = o["bao_forbidden_without_yaojiu"]
+        rv[L.RV_DRAGON_PAIR_IS_PUNG] = o["dragon_pair_is_pung"]
+        rv[L.RV_DIANPAO] = DIANPAO_MODES.index(o["dianpao"])
+        rv[L.RV_CAP_FAN] = o["cap_fan"] or 0
+        rv[L.RV_CHONGBAO_DOUBLE] = o["chongbao_double"]
+        for i, key in enumerate(FAN_KEYS):
+            rv[L.RV_FAN_BASE + i] = o["fan"][key]
+        for i, key in enumerate(KONG_KEYS):
+            rv[L.RV_KONG_BASE + i] = o["kong"][key]
+        rv.setflags(write=False)
+        return rv
+
+
+_CACHE: dict = {}
+
+
+def load_variant(spec: str | None = None) -> Variant:
+    """The variant for a preset name, a YAML path, or None (the default)."""
+    spec = spec or "default"
+    if spec not in _CACHE:
+        data, name = _resolve(spec)
+        missing = [k for k in SCHEMA if k not in data]
+        if missing:
+            raise VariantError(f"variant '{spec}': missing keys {', '.join(missing)}")
+        frozen = {k: MappingProxyType(dict(v)) if isinstance(v, dict) else v for k, v in data.items()}
+        _CACHE[spec] = Variant(name, MappingProxyType(frozen))
+    return _CACHE[spec]

@@ -1,0 +1,335 @@
+"""Tile notation <-> ``uint8[34]`` counts, declared melds, and validation.
+
+Notation (RULES.md §1): MPSZ groups (``123m456p789s11z``), honors also as 东南西北白发中, suits
+also as 万/饼(筒)/条(索); melds in brackets: chow ``[123m]``, pung ``[555s]``, open kong
+``[5555s]``, concealed kong ``(5555s)``, 旋风杠 ``[1234z]``, 喜杠 ``[567z]``, 幺蛋 ``[1m1p1s]``,
+九蛋 ``[9m9p9s]``, each special kong optionally with extra 补 tiles (``[12341z]``).
+
+>>> h = parse_hand("123m456p789s1123s")
+>>> format_hand(h)
+'123m456p1123789s'
+>>> tile_index("7z"), tile_name(33)
+(33, '7z')
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._kernels.layout import (
+    EAST,
+    HAKU,
+    HONOR,
+    MELD_ANKONG,
+    MELD_CHOW,
+    MELD_JIUDAN,
+    MELD_KONG,
+    MELD_PUNG,
+    MELD_XI,
+    MELD_XUANFENG,
+    MELD_YAODAN,
+    MS_CHOWS,
+    MS_CLAIMED,
+    MS_LEN,
+    MS_PUNGS,
+    MS_SETS,
+    MS_SPECIALS,
+    MS_SUITS,
+    MS_YAOJIU,
+    N_KINDS,
+    ONE_M,
+    ONE_P,
+    ONE_S,
+)
+from .errors import HandError
+
+SUITS = "mpsz"
+SUIT_ALIASES = {"万": "m", "饼": "p", "筒": "p", "条": "s", "索": "s"}
+HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33}
+HONOR_CHARS.update({"發": 32})
+OPEN = {"[": "]", "(": ")"}
+
+MELD_NAMES = {
+    MELD_CHOW: "chow",
+    MELD_PUNG: "pung",
+    MELD_KONG: "kong",
+    MELD_ANKONG: "concealed_kong",
+    MELD_XUANFENG: "xuanfeng",
+    MELD_XI: "xi",
+    MELD_YAODAN: "yaodan",
+    MELD_JIUDAN: "jiudan",
+}
+WINDS = frozenset(range(EAST, EAST + 4))
+DRAGONS = frozenset(range(HAKU, HAKU + 3))
+YAO = frozenset((ONE_M, ONE_P, ONE_S))
+JIU = frozenset((ONE_M + 8, ONE_P + 8, ONE_S + 8))
+# the special kongs: kind -> the set of tiles that forms it (any of them may be a 补 tile)
+SPECIAL_GROUPS = {MELD_XUANFENG: WINDS, MELD_XI: DRAGONS, MELD_YAODAN: YAO, MELD_JIUDAN: JIU}
+
+
+def tile_name(t: int) -> str:
+    """MPSZ name of tile index ``t`` (0-33)."""
+    return f"{t % 9 + 1}{SUITS[t // 9]}"
+
+
+def is_yaojiu(t: int) -> bool:
+    return t >= HONOR or t % 9 in (0, 8)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set. ``tiles`` are the physical tiles, 补 tiles of a special kong included."""
+
+    kind: int
+    tiles: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        return MELD_NAMES[self.kind]
+
+    @property
+    def is_special(self) -> bool:
+        return self.kind >= MELD_XUANFENG
+
+    @property
+    def bu(self) -> int:
+        """Extra 补 tiles on a special kong."""
+        if not self.is_special:
+            return 0
+        return len(self.tiles) - (4 if self.kind == MELD_XUANFENG else 3)
+
+    def text(self) -> str:
+        inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
+        return f"({inner})" if self.kind == MELD_ANKONG else f"[{inner}]"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A parsed hand: concealed counts plus declared melds."""
+
+    concealed: np.ndarray  # uint8[34]
+    melds: tuple[Meld, ...] = field(default=())
+
+    @property
+    def n_sets(self) -> int:
+        return len(self.melds)
+
+    @property
+    def n_concealed(self) -> int:
+        return int(self.concealed.sum())
+
+    def own_counts(self) -> np.ndarray:
+        """The player's tiles, melds included (uint8[34])."""
+        own = self.concealed.astype(np.int64)
+        for m in self.melds:
+            for t in m.tiles:
+                own[t] += 1
+        return own.astype(np.uint8)
+
+    def meld_summary(self) -> np.ndarray:
+        """The MS_* vector the judgment kernels take."""
+        ms = np.zeros(MS_LEN, np.int64)
+        ms[MS_SETS] = len(self.melds)
+        for m in self.melds:
+            for t in m.tiles:
+                if t < HONOR:
+                    ms[MS_SUITS] |= 1 << (t // 9)
+                if is_yaojiu(t):
+                    ms[MS_YAOJIU] = 1
+            if m.kind == MELD_CHOW:
+                ms[MS_CHOWS] += 1
+            elif m.is_special:
+                ms[MS_SPECIALS] += 1
+            else:
+                ms[MS_PUNGS] += 1
+            if m.kind in (MELD_CHOW, MELD_PUNG, MELD_KONG):
+                ms[MS_CLAIMED] += 1
+        return ms
+
+
+def _read_tiles(text: str, start: int, stop_chars: str, where: str):
+    """Read tiles from ``text[start:]`` until one of ``stop_chars``; returns (tiles, end)."""
+    tiles: list[int] = []
+    digits: list[tuple[int, int]] = []  # (digit, position)
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch in stop_chars:
+            break
+        if ch.isspace():
+            i += 1
+            continue
+        if ch.isdigit() and ch.isascii():
+            digits.append((int(ch), i))
+        elif ch in SUITS or ch in SUIT_ALIASES:
+            suit = SUIT_ALIASES.get(ch, ch)
+            if not digits:
+                raise HandError(f"{where}: suit '{ch}' at position {i + 1} has no digits before it")
+            for d, pos in digits:
+                if d == 0:
+                    raise HandError(f"{where}: '0{suit}' at position {pos + 1} is not a tile (1-9)")
+                if suit == "z" and d > 7:
+                    raise HandError(
+                        f"{where}: '{d}z' at position {pos + 1} is not a tile (honors are 1z-7z)"
+                    )
+                tiles.append(SUITS.index(suit) * 9 + d - 1)
+            digits = []
+        elif ch in HONOR_CHARS:
+            if digits:
+                raise HandError(f"{where}: digits at position {digits[0][1] + 1} have no suit")
+            tiles.append(HONOR_CHARS[ch])
+        elif ch in OPEN or ch in OPEN.values():
+            raise HandError(f"{where}: unexpected '{ch}' at position {i + 1}")
+        else:
+            raise HandError(f"{where}: unknown character {ch!r} at position {i + 1}")
+        i += 1
+    if digits:
+        raise HandError(f"{where}: digits at position {digits[0][1] + 1} have no suit")
+    return tiles, i
+
+
+def _special_kind(tiles: list[int], sanfeng: bool, xiaoji: bool) -> int | None:
+    """Which special kong a bracket of 3+ tiles forms, or None."""
+    kinds = set(tiles)
+    for kind, group in SPECIAL_GROUPS.items():
+        need = 4 if kind == MELD_XUANFENG else 3
+        if len(tiles) < need:
+            continue
+        if kinds == group:
+            return kind
+        if kind == MELD_XUANFENG and sanfeng and kinds <= group and len(kinds) == 3:
+            return kind  # 三风蛋: three different winds
+        if xiaoji and kind != MELD_YAODAN and ONE_S in kinds:
+            # 小鸡飞蛋: one 幺鸡 stands in for the one missing member
+            rest = kinds - {ONE_S}
+            if rest <= group and len(group - rest) == 1 and tiles.count(ONE_S) == 1:
+                return kind
+    return None
+
+
+def _classify(tiles: list[int], concealed: bool, text: str, sanfeng: bool, xiaoji: bool) -> Meld:
+    ts = sorted(tiles)
+    n = len(ts)
+    same = len(set(ts)) == 1
+    if concealed:
+        if n == 4 and same:
+            return Meld(MELD_ANKONG, tuple(ts))
+        raise HandError(f"invalid meld '{text}': a concealed kong is four identical tiles")
+    if n == 3 and same:
+        return Meld(MELD_PUNG, tuple(ts))
+    if n == 4 and same:
+        return Meld(MELD_KONG, tuple(ts))
+    if n == 3 and ts[0] < HONOR and ts[0] // 9 == ts[2] // 9 and ts == list(range(ts[0], ts[0] + 3)):
+        return Meld(MELD_CHOW, tuple(ts))
+    if n >= 3:
+        kind = _special_kind(ts, sanfeng, xiaoji)
+        if kind is not None:
+            if kind == MELD_XUANFENG and n == 3:  # 三风蛋 with three winds, no 补
+                return Meld(kind, tuple(tiles))
+            return Meld(kind, tuple(tiles))
+    raise HandError(
+        f"invalid meld '{text}': not a chow, pung, kong or special kong (旋风杠/喜杠/幺蛋/九蛋)"
+    )
+
+
+def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Hand:
+    """Parse a hand with optional melds. Raises HandError with a one-line message.
+
+    ``sanfeng`` (三风蛋) and ``xiaoji`` (小鸡飞蛋) are the variant's special-kong options.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise HandError("empty hand")
+    where = f"bad hand '{text.strip()}'"
+    concealed: list[int] = []
+    melds: list[Meld] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in OPEN:
+            close = OPEN[ch]
+            tiles, end = _read_tiles(text, i + 1, "[]()", where)
+            if end >= len(text) or text[end] != close:
+                raise HandError(f"{where}: '{ch}' at position {i + 1} is not closed by '{close}'")
+            melds.append(_classify(tiles, ch == "(", text[i : end + 1], sanfeng, xiaoji))
+            i = end + 1
+        else:
+            tiles, end = _read_tiles(text, i, "[(", where)
+            if end < len(text) and text[end] in "])":
+                raise HandError(f"{where}: unexpected '{text[end]}' at position {end + 1}")
+            concealed.extend(tiles)
+            i = end
+    counts = np.zeros(N_KINDS, np.int64)
+    for t in concealed:
+        counts[t] += 1
+    hand = Hand(counts.astype(np.uint8), tuple(melds))
+    own = Counter(concealed)
+    for m in melds:
+        own.update(m.tiles)
+    for t, n in sorted(own.items()):
+        if n > 4:
+            raise HandError(f"{where}: {n} copies of {tile_name(t)} (there are only 4)")
+    if len(melds) > 4:
+        raise HandError(f"{where}: {len(melds)} declared sets (at most 4)")
+    return hand
+
+
+def parse_tiles(text: str, what: str = "tiles") -> list[int]:
+    """Parse a plain list of tiles (no melds), e.g. ``--visible 55m7z``."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    tiles, end = _read_tiles(text, 0, "[]()", f"bad {what} '{text.strip()}'")
+    if end < len(text):
+        raise HandError(f"bad {what} '{text.strip()}': melds are not allowed here")
+    return tiles
+
+
+def tile_index(text: str) -> int:
+    """Index of a single tile written ``5m`` or ``中``."""
+    tiles = parse_tiles(text, "tile")
+    if len(tiles) != 1:
+        raise HandError(f"bad tile '{text}': expected exactly one tile")
+    return tiles[0]
+
+
+def format_tiles(tiles, sort: bool = True) -> str:
+    """MPSZ text for a list of tile indices (or a uint8[34] count array)."""
+    arr = np.asarray(tiles)
+    if arr.ndim == 1 and arr.shape[0] == N_KINDS and arr.dtype == np.uint8:
+        tiles = [t for t in range(N_KINDS) for _ in range(int(arr[t]))]
+    tiles = sorted(tiles) if sort else list(tiles)
+    out = []
+    for t in tiles:
+        suit = SUITS[t // 9]
+        if out and out[-1][1] == suit:
+            out[-1][0].append(str(t % 9 + 1))
+        else:
+            out.append(([str(t % 9 + 1)], suit))
+    return "".join("".join(ds) + s for ds, s in out)
+
+
+def format_hand(hand: Hand) -> str:
+    """MPSZ text of a hand: concealed tiles, then melds."""
+    parts = [format_tiles(hand.concealed)] if hand.n_concealed else []
+    parts += [m.text() for m in hand.melds]
+    return "".join(parts)
+
+
+def counts_of(tiles) -> np.ndarray:
+    c = np.zeros(N_KINDS, np.uint8)
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def require_size(hand: Hand, extra: int, text: str, what: str) -> int:
+    """Check the concealed part has 3k + ``extra`` tiles for k = 4 - melds; return k."""
+    k = 4 - hand.n_sets
+    want = 3 * k + extra
+    if hand.n_concealed != want:
+        melds = f" beside {hand.n_sets} declared set(s)" if hand.n_sets else ""
+        raise HandError(
+            f"bad hand '{text.strip()}': {what} needs {want} concealed tiles{melds}, "
+            f"got {hand.n_concealed}"
+        )
+    return k

@@ -62,21 +62,25 @@ def _hand(hand: T.Hand | str, variant: Variant) -> tuple[T.Hand, str]:
     return T.parse_hand(hand, sanfeng=variant.sanfeng_dan, xiaoji=variant.xiaoji_feidan), hand
 
 
-def unseen_counts(hand: T.Hand, visible: str | list[int] | None, text: str) -> np.ndarray:
-    """Copies of each tile not in the player's hand/melds nor visible (int64[34])."""
-    own = hand.own_counts().astype(np.int64)
+def visible_counts(visible: str | list[int] | None) -> np.ndarray:
+    """Counts (int64[34]) of tiles seen elsewhere: discards, other players' melds."""
     vis = np.zeros(L.N_KINDS, np.int64)
     for t in T.parse_tiles(visible, "visible tiles") if isinstance(visible, str) else visible or []:
         vis[t] += 1
-    total = own + vis
-    over = np.flatnonzero(total > 4)
-    if over.size:
-        t = int(over[0])
+    return vis
+
+
+def unseen_counts(hand: T.Hand, visible, text: str) -> np.ndarray:
+    """Copies of each tile not in the player's hand/melds nor visible (int64[34])."""
+    vis = visible if isinstance(visible, np.ndarray) else visible_counts(visible)
+    unseen = 4 - hand.own_counts() - vis
+    if unseen.min() < 0:
+        t = int(np.argmin(unseen))
         raise HandError(
-            f"bad hand '{text.strip()}': {total[t]} copies of {T.tile_name(t)} "
+            f"bad hand '{text.strip()}': {4 - unseen[t]} copies of {T.tile_name(t)} "
             "counting the visible tiles (there are only 4)"
         )
-    return 4 - total
+    return unseen
 
 
 @dataclass(frozen=True)
@@ -99,13 +103,18 @@ class WaitsResult:
     live_total: int
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = dict(vars(self))
+        d["waits"] = [dict(vars(w)) for w in self.waits]
+        return d
 
 
 def waits(
-    hand: T.Hand | str, visible: str | None = None, rules: Variant | str | None = None
+    hand: T.Hand | str, visible: str | np.ndarray | None = None, rules: Variant | str | None = None
 ) -> WaitsResult:
-    """Structural and legal waits of a 13-tile hand (fewer concealed tiles beside melds)."""
+    """Structural and legal waits of a 13-tile hand (fewer concealed tiles beside melds).
+
+    ``visible``: tiles seen elsewhere, as text or an int64[34] count array.
+    """
     v = _variant(rules)
     h, text = _hand(hand, v)
     T.require_size(h, 1, text, "waits")
@@ -114,37 +123,28 @@ def waits(
     out = np.zeros((L.N_KINDS, W_COLS), np.int64)
     n_live = _judge_waits(h.concealed.copy(), h.meld_summary(), own, v.vector, tables(), out)
     rows = []
-    for t in np.flatnonzero(out[:, W_STRUCTURAL]):
+    live_total = 0
+    for t in np.flatnonzero(out[:, W_STRUCTURAL]).tolist():
+        r = out[t].tolist()
+        legal = r[W_LEGAL] == 1
+        live = int(unseen[t])
+        live_total += live if legal else 0
         rows.append(
-            Wait(
-                tile=T.tile_name(int(t)),
-                legal=bool(out[t, W_LEGAL]),
-                reasons=reasons_of(int(out[t, W_FAILS])),
-                live=int(unseen[t]),
-                jiahu=bool(out[t, W_JIAHU]),
-                piao=bool(out[t, W_PIAO]),
-            )
+            Wait(T.tile_name(t), legal, reasons_of(r[W_FAILS]), live, r[W_JIAHU] == 1, r[W_PIAO] == 1)
         )
-    tenpai = n_live > 0
-    reason = bao_block_reason(h, tenpai, v)
-    return WaitsResult(
-        hand=T.format_hand(h),
-        tenpai=tenpai,
-        can_look_bao=reason is None,
-        bao_reason=reason,
-        waits=rows,
-        live_total=sum(w.live for w in rows if w.legal),
-    )
+    reason = bao_block_reason(own, n_live > 0, v)
+    return WaitsResult(T.format_hand(h), n_live > 0, reason is None, reason, rows, live_total)
 
 
-def bao_block_reason(h: T.Hand, tenpai: bool, v: Variant) -> str | None:
-    """Why a hand may not look at the bao (None if it may): not tenpai, or 断幺九."""
+_YAOJIU = np.array([T.is_yaojiu(t) for t in range(L.N_KINDS)])
+
+
+def bao_block_reason(own: np.ndarray, tenpai: bool, v: Variant) -> str | None:
+    """Why a hand (own tiles, melds included) may not look at the bao: not tenpai, or 断幺九."""
     if not tenpai:
         return "not_tenpai"
-    if v.bao_forbidden_without_yaojiu:
-        own = h.own_counts()
-        if not any(own[t] and T.is_yaojiu(t) for t in range(L.N_KINDS)):
-            return "duanyaojiu"
+    if v.bao_forbidden_without_yaojiu and not own[_YAOJIU].any():
+        return "duanyaojiu"
     return None
 
 

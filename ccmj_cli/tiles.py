@@ -12,6 +12,8 @@ also as 万/饼(筒)/条(索); melds in brackets: chow ``[123m]``, pung ``[555s]
 (33, '7z')
 """
 
+import functools
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -120,12 +122,12 @@ class Hand:
         return int(self.concealed.sum())
 
     def own_counts(self) -> np.ndarray:
-        """The player's tiles, melds included (uint8[34])."""
-        own = self.concealed.astype(np.int64)
+        """The player's tiles, melds included (a new uint8[34])."""
+        own = self.concealed.copy()
         for m in self.melds:
             for t in m.tiles:
                 own[t] += 1
-        return own.astype(np.uint8)
+        return own
 
     def meld_summary(self) -> np.ndarray:
         """The MS_* vector the judgment kernels take."""
@@ -233,6 +235,11 @@ def _classify(tiles: list[int], concealed: bool, text: str, sanfeng: bool, xiaoj
     )
 
 
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+_GROUP = re.compile(r"([1-9]+)([mpsz])")
+_SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+
+
 def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Hand:
     """Parse a hand with optional melds. Raises HandError with a one-line message.
 
@@ -240,6 +247,14 @@ def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Han
     """
     if not isinstance(text, str) or not text.strip():
         raise HandError("empty hand")
+    if _PLAIN.fullmatch(text):  # fast path: concealed tiles only, plain MPSZ
+        counts = [0] * N_KINDS
+        for digits, suit in _GROUP.findall(text):
+            base = _SUIT_BASE[suit]
+            for d in digits:
+                counts[base + ord(d) - 49] += 1
+        if max(counts) <= 4:
+            return Hand(np.array(counts, np.uint8), ())
     where = f"bad hand '{text.strip()}'"
     concealed: list[int] = []
     melds: list[Meld] = []
@@ -292,11 +307,25 @@ def tile_index(text: str) -> int:
     return tiles[0]
 
 
+def format_counts(counts) -> str:
+    """MPSZ text for a uint8[34] count array, e.g. '123m55z'."""
+    raw = counts.tobytes()
+    return _suit_text(raw[0:9], 0) + _suit_text(raw[9:18], 1) + _suit_text(raw[18:27], 2) + _suit_text(raw[27:34], 3)
+
+
+@functools.lru_cache(maxsize=65536)
+def _suit_text(raw: bytes, s: int) -> str:
+    digits = "".join(_DIGITS[i] * n for i, n in enumerate(raw))
+    return digits + SUITS[s] if digits else ""
+
+
+_DIGITS = "123456789"
+
+
 def format_tiles(tiles, sort: bool = True) -> str:
     """MPSZ text for a list of tile indices (or a uint8[34] count array)."""
-    arr = np.asarray(tiles)
-    if arr.ndim == 1 and arr.shape[0] == N_KINDS and arr.dtype == np.uint8:
-        tiles = [t for t in range(N_KINDS) for _ in range(int(arr[t]))]
+    if isinstance(tiles, np.ndarray) and tiles.shape == (N_KINDS,) and tiles.dtype == np.uint8:
+        return format_counts(tiles)
     tiles = sorted(tiles) if sort else list(tiles)
     out = []
     for t in tiles:
@@ -310,7 +339,7 @@ def format_tiles(tiles, sort: bool = True) -> str:
 
 def format_hand(hand: Hand) -> str:
     """MPSZ text of a hand: concealed tiles, then melds."""
-    parts = [format_tiles(hand.concealed)] if hand.n_concealed else []
+    parts = [format_counts(hand.concealed)]
     parts += [m.text() for m in hand.melds]
     return "".join(parts)
 

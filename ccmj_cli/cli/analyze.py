@@ -32,7 +32,8 @@ def register(app: typer.Typer):
     def waits(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
         v = variant(rules)
-        answer = lambda text: H.waits(text, visible, v).to_dict()  # noqa: E731
+        seen = H.visible_counts(visible)  # parsed once, also for a whole batch
+        answer = lambda text: H.waits(text, seen, v).to_dict()  # noqa: E731
         if hand == "-":
             return run_batch(answer, json, _waits_summary)
         emit(answer(hand), json, render_waits)
@@ -66,7 +67,8 @@ def register(app: typer.Typer):
     def shanten(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
         """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
         v = variant(rules)
-        answer = lambda text: H.shanten(text, visible, v).to_dict()  # noqa: E731
+        seen = H.visible_counts(visible)
+        answer = lambda text: H.shanten(text, seen, v).to_dict()  # noqa: E731
         if hand == "-":
             return run_batch(answer, json, _shanten_summary)
         emit(answer(hand), json, render_shanten)

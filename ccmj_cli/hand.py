@@ -18,6 +18,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.judge import W_COLS, W_FAILS, W_JIAHU, W_LEGAL, W_PIAO, W_STRUCTURAL
 from ._kernels.judge import judge_waits as _judge_waits
+from ._kernels.judge import judge_waits_rows as _judge_waits_rows
 from ._kernels.judge import judge_win as _judge_win
 from ._kernels.shape import shanten as _shanten
 from ._kernels.shape import shanten_many as _shanten_many
@@ -45,11 +46,17 @@ REASON_TEXT = {
 }
 
 
+_NAMES = [T.tile_name(t) for t in range(L.N_KINDS)]
+
+
 def reasons_of(fails: int) -> list[str]:
     """Stable codes for a failure bit mask."""
     if fails & L.FAIL_INCOMPLETE:
         return ["incomplete"]
     return [code for bit, code in FAIL_CODES if fails & bit]
+
+
+_REASONS = [reasons_of(f) for f in range(32)]  # every FAIL_* combination, precomputed
 
 
 def _variant(rules: Variant | str | None) -> Variant:
@@ -115,25 +122,76 @@ def waits(
 
     ``visible``: tiles seen elsewhere, as text or an int64[34] count array.
     """
+    (d,) = waits_dicts([hand], visible, rules)
+    if isinstance(d, HandError):
+        raise d
+    return WaitsResult(**{**d, "waits": [Wait(**w) for w in d["waits"]]})
+
+
+def waits_dicts(
+    hands: list, visible: str | np.ndarray | None = None, rules: Variant | str | None = None
+) -> list:
+    """``waits`` for many hands with one kernel call, as JSON-ready dicts (the fields of
+    WaitsResult) or a HandError per hand. The batch path: no per-hand objects."""
     v = _variant(rules)
-    h, text = _hand(hand, v)
-    T.require_size(h, 1, text, "waits")
-    unseen = unseen_counts(h, visible, text)
-    own = h.own_counts()
-    out = np.zeros((L.N_KINDS, W_COLS), np.int64)
-    n_live = _judge_waits(h.concealed.copy(), h.meld_summary(), own, v.vector, tables(), out)
-    rows = []
-    live_total = 0
-    for t in np.flatnonzero(out[:, W_STRUCTURAL]).tolist():
-        r = out[t].tolist()
-        legal = r[W_LEGAL] == 1
-        live = int(unseen[t])
-        live_total += live if legal else 0
-        rows.append(
-            Wait(T.tile_name(t), legal, reasons_of(r[W_FAILS]), live, r[W_JIAHU] == 1, r[W_PIAO] == 1)
-        )
-    reason = bao_block_reason(own, n_live > 0, v)
-    return WaitsResult(T.format_hand(h), n_live > 0, reason is None, reason, rows, live_total)
+    vis = visible if isinstance(visible, np.ndarray) else visible_counts(visible)
+    results: list = [None] * len(hands)
+    ok, parsed = [], []
+    for i, hand in enumerate(hands):
+        try:
+            h, text = _hand(hand, v)
+            T.require_size(h, 1, text, "waits")
+            parsed.append(h)
+            ok.append(i)
+        except HandError as e:
+            results[i] = e
+    n = len(ok)
+    c = np.empty((n, L.N_KINDS), np.uint8)
+    own = np.empty((n, L.N_KINDS), np.uint8)
+    ms = np.zeros((n, L.MS_LEN), np.int64)
+    for r, h in enumerate(parsed):
+        c[r] = h.concealed
+        if h.melds:
+            own[r] = h.own_counts()
+            ms[r] = h.meld_summary()
+        else:
+            own[r] = h.concealed
+    unseen = 4 - own.astype(np.int64) - vis
+    if n and unseen.min() < 0:  # too many copies counting the visible tiles: those rows fail
+        for r in np.flatnonzero(unseen.min(axis=1) < 0).tolist():
+            try:
+                unseen_counts(parsed[r], vis, hands[ok[r]] if isinstance(hands[ok[r]], str) else "")
+            except HandError as e:
+                results[ok[r]] = e
+    out = np.zeros((n, L.N_KINDS, W_COLS), np.int64)
+    n_live = np.zeros(n, np.int64)
+    _judge_waits_rows(c, ms, own, v.vector, tables(), out, n_live)
+    rows_of, tiles_of = np.nonzero(out[:, :, W_STRUCTURAL])
+    per_row: list[list] = [[] for _ in range(n)]
+    flags = out[rows_of, tiles_of, W_LEGAL : W_PIAO + 1].tolist()
+    lives = unseen[rows_of, tiles_of].tolist()
+    for r, t, f, live in zip(rows_of.tolist(), tiles_of.tolist(), flags, lives, strict=True):
+        per_row[r].append((t, f, live))
+    tenpai_all = (n_live > 0).tolist()
+    yaojiu_all = (own[:, _YAOJIU].any(axis=1)).tolist()
+    forbid = v.bao_forbidden_without_yaojiu
+    for r, i in enumerate(ok):
+        if results[i] is not None:
+            continue
+        ws = []
+        live_total = 0
+        for t, (legal, fails, jia, piao), live in per_row[r]:
+            if legal:
+                live_total += live
+            ws.append({"tile": _NAMES[t], "legal": legal == 1, "reasons": _REASONS[fails],
+                       "live": live, "jiahu": jia == 1, "piao": piao == 1})  # fmt: skip
+        tenpai = tenpai_all[r]
+        reason = None if tenpai else "not_tenpai"
+        if tenpai and forbid and not yaojiu_all[r]:
+            reason = "duanyaojiu"
+        results[i] = {"hand": T.format_hand(parsed[r]), "tenpai": tenpai, "can_look_bao": reason is None,
+                      "bao_reason": reason, "waits": ws, "live_total": live_total}  # fmt: skip
+    return results
 
 
 _YAOJIU = np.array([T.is_yaojiu(t) for t in range(L.N_KINDS)])

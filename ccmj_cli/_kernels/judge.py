@@ -66,8 +66,8 @@ def is_yaojiu(t):
 
 
 @njit(cache=True)
-def content_fails(c, ms, rv):
-    """Failures that depend only on which tiles the hand holds: 三色全 (C1) and 幺九 (C2)."""
+def content_bits(c, ms):
+    """(suit bitmask, has 幺九) of the tiles in ``c`` and the melds."""
     suits = ms[MS_SUITS]
     yaojiu = ms[MS_YAOJIU] > 0
     for t in range(N_KINDS):
@@ -76,6 +76,12 @@ def content_fails(c, ms, rv):
                 suits |= 1 << (t // 9)
             if is_yaojiu(t):
                 yaojiu = True
+    return suits, yaojiu
+
+
+@njit(cache=True)
+def fails_of_content(suits, yaojiu, rv):
+    """Failures that depend only on which tiles the hand holds: 三色全 (C1) and 幺九 (C2)."""
     fails = 0
     n_suits = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1)
     if n_suits < 3 and not (rv[RV_QUEMEN] and n_suits == 2):
@@ -83,6 +89,12 @@ def content_fails(c, ms, rv):
     if not yaojiu:
         fails |= FAIL_NO_YAOJIU
     return fails
+
+
+@njit(cache=True)
+def content_fails(c, ms, rv):
+    suits, yaojiu = content_bits(c, ms)
+    return fails_of_content(suits, yaojiu, rv)
 
 
 @njit(cache=True, inline="always")
@@ -176,6 +188,16 @@ def read_win(c, win, ms, single, rv, out):
     ``single`` says the hand before the win had exactly one live legal wait (独听).
     Fills ``out`` (RD_* layout) and returns whether the best reading is legal.
     """
+    w = np.empty(N_KINDS, np.uint8)
+    kinds = np.empty(4, np.int64)
+    tiles = np.empty(4, np.int64)
+    return _read_win(c, win, ms, single, rv, out, w, kinds, tiles, -1)
+
+
+@njit(cache=True)
+def _read_win(c, win, ms, single, rv, out, w, kinds, tiles, base_fails):
+    """read_win with caller-owned scratch buffers (``w`` uint8[34], ``kinds``/``tiles`` [4])
+    and, when >= 0, the content failures already known."""
     for i in range(RD_LEN):
         out[i] = 0
     out[RD_FAILS] = FAIL_INCOMPLETE
@@ -187,11 +209,25 @@ def read_win(c, win, ms, single, rv, out):
     k = (n - 2) // 3
     if n % 3 != 2 or k + ms[MS_SETS] != 4:
         return False
-    base_fails = content_fails(c, ms, rv)
-    kinds = np.zeros(4, np.int64)
-    tiles = np.zeros(4, np.int64)
-    w = c.copy()
-    for pair in range(N_KINDS):
+    if base_fails < 0:
+        base_fails = content_fails(c, ms, rv)
+    # the pair lies in the one group (suit or honors) whose count is 2 mod 3
+    lo_pair = 0
+    hi_pair = 0
+    for g in range(4):
+        size = 7 if g == 3 else 9
+        s = 0
+        for i in range(9 * g, 9 * g + size):
+            s += c[i]
+        if s % 3 == 2:
+            lo_pair = 9 * g
+            hi_pair = 9 * g + size
+        elif s % 3 == 1:
+            hi_pair = lo_pair  # no standard reading at all
+            break
+    for i in range(N_KINDS):
+        w[i] = c[i]
+    for pair in range(lo_pair, hi_pair):
         if w[pair] < 2:
             continue
         w[pair] -= 2
@@ -299,17 +335,31 @@ def judge_waits(c, ms, own, rv, tb, out):
     has no live tile and does not count for tenpai or 独听. Fills ``out[34, W_COLS]`` and
     returns the number of legal waits with a copy outside the player's hand (>0 = tenpai).
     """
-    rd = np.zeros(RD_LEN, np.int64)
+    rd = np.empty(RD_LEN, np.int64)
+    w = np.empty(N_KINDS, np.uint8)
+    kinds = np.empty(4, np.int64)
+    tiles = np.empty(4, np.int64)
+    return _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles)
+
+
+@njit(cache=True)
+def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
+    """judge_waits with caller-owned scratch buffers."""
     for t in range(N_KINDS):
         for j in range(W_COLS):
             out[t, j] = 0
     m = all_waits(c, ms, rv, tb)
+    if m == 0:
+        return 0
+    suits, yaojiu = content_bits(c, ms)
     n_live = 0
     for t in range(N_KINDS):
         if not (m >> t & 1):
             continue
+        t_suits = suits | (1 << (t // 9)) if t < HONOR else suits
+        fails = fails_of_content(t_suits, yaojiu or is_yaojiu(t), rv)
         c[t] += 1
-        legal = read_win(c, t, ms, False, rv, rd)
+        legal = _read_win(c, t, ms, False, rv, rd, w, kinds, tiles, fails)
         c[t] -= 1
         out[t, W_STRUCTURAL] = 1
         out[t, W_LEGAL] = 1 if legal else 0
@@ -322,7 +372,7 @@ def judge_waits(c, ms, own, rv, tb, out):
         for t in range(N_KINDS):  # 独听: re-read the single live wait with the flag
             if out[t, W_LEGAL] and own[t] < 4:
                 c[t] += 1
-                read_win(c, t, ms, True, rv, rd)
+                _read_win(c, t, ms, True, rv, rd, w, kinds, tiles, -1)
                 c[t] -= 1
                 out[t, W_JIAHU] = rd[RD_JIAHU]
                 out[t, W_PIAO] = rd[RD_PIAO]
@@ -340,3 +390,14 @@ def judge_win(c, win, ms, own, rv, tb, out):
     legal = read_win(c, win, ms, single, rv, out)
     c[win] -= 1
     return legal
+
+
+@njit(cache=True)
+def judge_waits_rows(c, ms, own, rv, tb, out, n_live):
+    """``judge_waits`` over rows: c/own uint8[N, 34], ms int64[N, MS_LEN] -> out[N, 34, W_COLS]."""
+    rd = np.empty(RD_LEN, np.int64)
+    w = np.empty(N_KINDS, np.uint8)
+    kinds = np.empty(4, np.int64)
+    tiles = np.empty(4, np.int64)
+    for r in range(c.shape[0]):
+        n_live[r] = _judge_waits(c[r], ms[r], own[r], rv, tb, out[r], rd, w, kinds, tiles)

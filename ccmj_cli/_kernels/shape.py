@@ -72,24 +72,31 @@ def useful_mask(c, tb):
     return m
 
 
+@njit(cache=True, inline="always")
+def _exact(c, g, tb):
+    return tb[4][_key(c, 27, 7)] if g == 3 else tb[0][_key(c, 9 * g, 9)]
+
+
+@njit(cache=True, inline="always")
+def _waits_of(c, g, with_pair, tb):
+    if g == 3:
+        w = tb[7][_key(c, 27, 7)] if with_pair else tb[6][_key(c, 27, 7)]
+    else:
+        w = tb[3][_key(c, 9 * g, 9)] if with_pair else tb[2][_key(c, 9 * g, 9)]
+    return np.int64(w) << (9 * g)
+
+
 @njit(cache=True)
 def structural_waits(c, tb):
     """Bit t set when the 3k+1 concealed tiles + t are exactly k sets + a pair."""
-    keys = np.empty(4, np.int64)
-    keys[0] = _key(c, 0, 9)
-    keys[1] = _key(c, 9, 9)
-    keys[2] = _key(c, 18, 9)
-    keys[3] = _key(c, 27, 7)
     ones = -1
     two_a = -1
     two_b = -1
     n_ones = 0
     n_twos = 0
     for g in range(4):
-        base = 9 * g
-        size = 7 if g == 3 else 9
         s = 0
-        for i in range(base, base + size):
+        for i in range(9 * g, 9 * g + (7 if g == 3 else 9)):
             s += c[i]
         r = s % 3
         if r == 1:
@@ -101,23 +108,17 @@ def structural_waits(c, tb):
                 two_a = g
             else:
                 two_b = g
-        else:
-            ex = tb[4][keys[g]] if g == 3 else tb[0][keys[g]]
-            if not ex & 1:
-                return np.int64(0)
+        elif not _exact(c, g, tb) & 1:
+            return np.int64(0)
     m = np.int64(0)
     if n_ones == 1 and n_twos == 0:
-        w = tb[7][keys[3]] if ones == 3 else tb[3][keys[ones]]
-        m = np.int64(w) << (9 * ones)
+        m = _waits_of(c, ones, True, tb)
     elif n_ones == 0 and n_twos == 2:
-        ex_a = tb[4][keys[two_a]] if two_a == 3 else tb[0][keys[two_a]]
-        ex_b = tb[4][keys[two_b]] if two_b == 3 else tb[0][keys[two_b]]
-        if ex_b & 2:
-            w = tb[6][keys[two_a]] if two_a == 3 else tb[2][keys[two_a]]
-            m |= np.int64(w) << (9 * two_a)
-        if ex_a & 2:
-            w = tb[6][keys[two_b]] if two_b == 3 else tb[2][keys[two_b]]
-            m |= np.int64(w) << (9 * two_b)
+        # the tile completes one two-group as sets; the other must be sets + the pair
+        if _exact(c, two_b, tb) & 2:
+            m |= _waits_of(c, two_a, False, tb)
+        if _exact(c, two_a, tb) & 2:
+            m |= _waits_of(c, two_b, False, tb)
     return m
 
 

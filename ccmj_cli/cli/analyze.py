@@ -7,7 +7,7 @@ import typer
 from .. import hand as H
 from ..errors import HandError
 from ..output import render_check, render_shanten, render_waits
-from .common import JsonOpt, RulesOpt, VisibleOpt, emit, handles_errors, run_batch, variant
+from .common import JsonOpt, RulesOpt, VisibleOpt, each_line, emit, handles_errors, run_batch, variant
 
 HandArg = Annotated[str, typer.Argument(help="The hand, e.g. 123m456p789s1123s; '-' reads one per line from stdin.")]
 
@@ -33,10 +33,10 @@ def register(app: typer.Typer):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
         v = variant(rules)
         seen = H.visible_counts(visible)  # parsed once, also for a whole batch
-        answer = lambda text: H.waits(text, seen, v).to_dict()  # noqa: E731
         if hand == "-":
-            return run_batch(answer, json, _waits_summary)
-        emit(answer(hand), json, render_waits)
+
+            return run_batch(lambda lines: H.waits_dicts(lines, seen, v), json, _waits_summary)
+        emit(H.waits(hand, seen, v).to_dict(), json, render_waits)
 
     @app.command()
     @handles_errors
@@ -57,7 +57,7 @@ def register(app: typer.Typer):
             return H.check(text, win_tile, v).to_dict()
 
         if hand == "-":
-            return run_batch(answer, json, _check_summary)
+            return run_batch(each_line(answer), json, _check_summary)
         if win is None:
             raise HandError("check needs the winning tile: ccmj check HAND WIN")
         emit(answer(hand), json, render_check)
@@ -70,5 +70,5 @@ def register(app: typer.Typer):
         seen = H.visible_counts(visible)
         answer = lambda text: H.shanten(text, seen, v).to_dict()  # noqa: E731
         if hand == "-":
-            return run_batch(answer, json, _shanten_summary)
+            return run_batch(each_line(answer), json, _shanten_summary)
         emit(answer(hand), json, render_shanten)

@@ -58,23 +58,52 @@ def stdin_lines() -> Iterable[tuple[int, str]]:
             yield n, line
 
 
-def run_batch(answer: Callable[[str], dict], as_json: bool, summary: Callable[[dict], str]):
-    """One answer per stdin line; a bad line becomes an error object and the run goes on.
+def each_line(answer: Callable[[str], dict]) -> Callable[[list[str]], list]:
+    """Adapt a one-line answer to run_batch: errors are returned, not raised."""
 
+    def answer_many(lines: list[str]) -> list:
+        out = []
+        for line in lines:
+            try:
+                out.append(answer(line))
+            except CcmjError as e:
+                out.append(e)
+        return out
+
+    return answer_many
+
+
+CHUNK = 2048  # lines judged per kernel call: streaming, with the call overhead amortised
+
+
+def run_batch(answer_many: Callable[[list[str]], list], as_json: bool, summary: Callable[[dict], str]):
+    """One answer per stdin line, in order; a bad line becomes an error object, the run goes on.
+
+    ``answer_many`` maps a chunk of lines to a dict or a CcmjError each.
     Exit 4 when any line failed (STYLE: a batch that finished with rows in error).
     """
     failed = 0
-    out = sys.stdout
-    for n, line in stdin_lines():
-        try:
-            d = answer(line)
-        except CcmjError as e:
-            failed += 1
-            d = {"input": line, "line": n, "error": e.message, "code": e.code}
-            out.write((to_json(d) if as_json else f"{line}\terror: {e.message}") + "\n")
-            continue
-        out.write((to_json(d) if as_json else f"{line}\t{summary(d)}") + "\n")
-    out.flush()
+    write = sys.stdout.write
+    chunk: list[tuple[int, str]] = []
+
+    def flush():
+        nonlocal failed
+        answers = answer_many([line for _, line in chunk])
+        for (n, line), d in zip(chunk, answers, strict=True):
+            if isinstance(d, CcmjError):
+                failed += 1
+                err = {"input": line, "line": n, "error": d.message, "code": d.code}
+                write((to_json(err) if as_json else f"{line}\terror: {d.message}") + "\n")
+            else:
+                write((to_json(d) if as_json else f"{line}\t{summary(d)}") + "\n")
+        chunk.clear()
+
+    for item in stdin_lines():
+        chunk.append(item)
+        if len(chunk) >= CHUNK:
+            flush()
+    flush()
+    sys.stdout.flush()
     if failed:
         typer.echo(f"{failed} line(s) in error", err=True)
         raise typer.Exit(EXIT_BATCH_ERRORS)

@@ -53,7 +53,7 @@ from .layout import (
     SET_CHOW,
     SET_PUNG,
 )
-from .shape import structural_waits
+from .shape import _key, structural_waits
 
 JIAHU_ANY = 0
 JIAHU_SINGLE_WAIT = 1
@@ -138,29 +138,19 @@ def _consider(out, fails, jia, piao, qidui, value, pair, kinds, tiles, nsets):
 
 
 @njit(cache=True)
-def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k):
-    n_pung = 0
-    n_chow = 0
-    shape_jia = pair == win  # 单调
-    for i in range(k):
-        t = tiles[i]
-        if kinds[i] == SET_PUNG:
-            n_pung += 1
-        else:
-            n_chow += 1
-            if win == t + 1:  # 坎张
-                shape_jia = True
-            elif win == t + 2 and t % 9 == 0:  # 边张: the 3 of 1-2
-                shape_jia = True
-            elif win == t and t % 9 == 6:  # 边张: the 7 of 8-9
-                shape_jia = True
+def judge_features(has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, base_fails):
+    """The legal-win conditions on one reading, from its features: (fails, 夹胡, 飘胡, value).
+
+    has_pung / has_chow: among the concealed sets; shape_jia: the winning tile is 坎/边/单调 in
+    this reading; dragon_pair: the pair is 中/发/白; single: the hand had one live legal wait.
+    """
     specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
-    piao = n_chow == 0 and ms[MS_CHOWS] == 0 and specials_pung
+    piao = not has_chow and ms[MS_CHOWS] == 0 and specials_pung
     fails = base_fails
     if piao and rv[RV_PIAO_EXEMPT]:
         fails &= ~(FAIL_MISSING_SUIT | FAIL_NO_YAOJIU)
-    dragon_pair = pair >= HAKU and pair <= CHUN and rv[RV_DRAGON_PAIR_IS_PUNG]
-    if n_pung == 0 and ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0 and not dragon_pair:
+    dragon = dragon_pair and rv[RV_DRAGON_PAIR_IS_PUNG]
+    if not has_pung and ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0 and not dragon:
         fails |= FAIL_NO_PUNG
     if ms[MS_SETS] == 4 and not piao:
         fails |= FAIL_SINGLE_TILE_NOT_PIAO
@@ -178,6 +168,30 @@ def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, 
         value += rv[RV_FAN_BASE + FAN_PIAO]
     if jia:
         value += rv[RV_FAN_BASE + FAN_JIAHU]
+    return fails, jia, piao, value
+
+
+@njit(cache=True)
+def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k):
+    has_pung = False
+    has_chow = False
+    shape_jia = pair == win  # 单调
+    for i in range(k):
+        t = tiles[i]
+        if kinds[i] == SET_PUNG:
+            has_pung = True
+        else:
+            has_chow = True
+            if win == t + 1:  # 坎张
+                shape_jia = True
+            elif win == t + 2 and t % 9 == 0:  # 边张: the 3 of 1-2
+                shape_jia = True
+            elif win == t and t % 9 == 6:  # 边张: the 7 of 8-9
+                shape_jia = True
+    dragon_pair = pair >= HAKU and pair <= CHUN
+    fails, jia, piao, value = judge_features(
+        has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, base_fails
+    )
     _consider(out, fails, jia, piao, False, value, pair, kinds, tiles, k)
 
 
@@ -292,6 +306,74 @@ def _read_qidui(out, c, base_fails, rv):
 
 
 @njit(cache=True)
+def fast_read(c, win, ms, single, rv, base_fails, tb):
+    """The standard-form judgment of ``read_win`` from the per-suit feature table (tb[8]):
+    (legal, fails, 夹胡, 飘胡) without enumerating readings. Same rules (judge_features); the
+    reading itself is not reported. Hand states: bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair.
+    """
+    states = 1  # bit s set: some reading of the groups so far has state s
+    n_pair_groups = 0
+    for g in range(3):
+        base = 9 * g
+        s = 0
+        for i in range(base, base + 9):
+            s += c[i]
+        if s % 3 == 1:
+            return False, FAIL_INCOMPLETE, False, False
+        if s % 3 == 2:
+            n_pair_groups += 1
+        pos = win - base if base <= win < base + 9 else 9
+        m = tb[8][_key(c, base, 9), pos]
+        if m == 0:
+            return False, FAIL_INCOMPLETE, False, False
+        new = 0
+        for a in range(16):
+            if states >> a & 1:
+                for b in range(8):
+                    if m >> b & 1:
+                        new |= 1 << (a | b)
+        states = new
+    h = 0  # the honors' one reading: pungs and at most one pair
+    s = 0
+    for t in range(HONOR, N_KINDS):
+        n = c[t]
+        s += n
+        if n == 3:
+            h |= 1
+        elif n == 2:
+            if t >= HAKU:
+                h |= 8
+            if t == win:
+                h |= 4
+        elif n != 0:
+            return False, FAIL_INCOMPLETE, False, False
+    if s % 3 == 2:
+        n_pair_groups += 1
+    if n_pair_groups != 1:
+        return False, FAIL_INCOMPLETE, False, False
+    best_legal = False
+    best_fails = FAIL_INCOMPLETE
+    best_jia = False
+    best_piao = False
+    best_value = -1
+    for a in range(16):
+        if not states >> a & 1:
+            continue
+        st = a | h
+        fails, jia, piao, value = judge_features(
+            st & 1 != 0, st & 2 != 0, st & 4 != 0, st & 8 != 0, ms, single, rv, base_fails
+        )
+        if fails == 0:
+            if not best_legal or value > best_value:
+                best_legal, best_fails, best_jia, best_piao, best_value = True, 0, jia, piao, value
+        elif not best_legal and (
+            best_fails & FAIL_INCOMPLETE or _popcount(fails) < _popcount(best_fails)
+        ):
+            best_fails = fails
+    return best_legal, best_fails, best_jia and best_legal, best_piao and best_legal
+
+
+@njit(cache=True)
 def qidui_waits(c):
     """七对 wait of 13 concealed tiles: the one tile held an odd number of times."""
     odd = -1
@@ -352,6 +434,7 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
     if m == 0:
         return 0
     suits, yaojiu = content_bits(c, ms)
+    use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
     n_live = 0
     for t in range(N_KINDS):
         if not (m >> t & 1):
@@ -359,23 +442,31 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
         t_suits = suits | (1 << (t // 9)) if t < HONOR else suits
         fails = fails_of_content(t_suits, yaojiu or is_yaojiu(t), rv)
         c[t] += 1
-        legal = _read_win(c, t, ms, False, rv, rd, w, kinds, tiles, fails)
+        if use_table:
+            legal, fails, jia, piao = fast_read(c, t, ms, False, rv, fails, tb)
+        else:
+            legal = _read_win(c, t, ms, False, rv, rd, w, kinds, tiles, fails)
+            fails, jia, piao = rd[RD_FAILS], rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
         c[t] -= 1
         out[t, W_STRUCTURAL] = 1
         out[t, W_LEGAL] = 1 if legal else 0
-        out[t, W_FAILS] = rd[RD_FAILS]
-        out[t, W_JIAHU] = rd[RD_JIAHU]
-        out[t, W_PIAO] = rd[RD_PIAO]
+        out[t, W_FAILS] = fails
+        out[t, W_JIAHU] = 1 if jia else 0
+        out[t, W_PIAO] = 1 if piao else 0
         if legal and own[t] < 4:
             n_live += 1
     if n_live == 1 and rv[RV_JIAHU] != JIAHU_SHAPE:
         for t in range(N_KINDS):  # 独听: re-read the single live wait with the flag
             if out[t, W_LEGAL] and own[t] < 4:
                 c[t] += 1
-                _read_win(c, t, ms, True, rv, rd, w, kinds, tiles, -1)
+                if use_table:
+                    legal, fails, jia, piao = fast_read(c, t, ms, True, rv, out[t, W_FAILS], tb)
+                else:
+                    _read_win(c, t, ms, True, rv, rd, w, kinds, tiles, -1)
+                    jia, piao = rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
                 c[t] -= 1
-                out[t, W_JIAHU] = rd[RD_JIAHU]
-                out[t, W_PIAO] = rd[RD_PIAO]
+                out[t, W_JIAHU] = 1 if jia else 0
+                out[t, W_PIAO] = 1 if piao else 0
     return n_live
 
 

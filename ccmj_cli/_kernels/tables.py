@@ -105,6 +105,106 @@ def _build(n, allow_chow):
     return exact, dist, waits0, waits1
 
 
+@njit(cache=True)
+def _build_features(exact):
+    """Per suit pattern: which reading features its readings can have, for 夹胡/刻/飘 judgment.
+
+    feat[key, x] (x = position 0-8 of the winning tile in this suit, 9 = not in this suit) has
+    bit (P | C << 1 | J << 2) set when some reading of the pattern has a pung (P), a chow (C)
+    and puts the winning tile in a 夹 shape (J: 坎张, 边张 or 单调 on the pair).
+    """
+    n = 9
+    nkeys = 5**n
+    pw = np.empty(n, np.int64)
+    pw[0] = 1
+    for k in range(1, n):
+        pw[k] = pw[k - 1] * 5
+    feat = np.zeros((nkeys, 10), np.uint8)
+    d = np.zeros(n, np.int64)
+    w = np.zeros(n, np.int64)
+    kinds = np.zeros(5, np.int64)
+    starts = np.zeros(5, np.int64)
+    for key in range(nkeys):
+        e = exact[key]
+        if e == 0:
+            continue
+        r = key
+        s = 0
+        for k in range(n):
+            d[k] = r % 5
+            r //= 5
+            s += d[k]
+        if s > 14:
+            continue
+        for pair in range(-1, n):
+            if pair < 0 and e != 1:
+                continue
+            if pair >= 0 and (e != 2 or d[pair] < 2 or not exact[key - 2 * pw[pair]] & 1):
+                continue
+            for k in range(n):
+                w[k] = d[k]
+            if pair >= 0:
+                w[pair] -= 2
+            nsets = (s - (2 if pair >= 0 else 0)) // 3
+            # depth-first over "the lowest remaining tile starts a pung or a chow"
+            depth = 0
+            opt = 0
+            while True:
+                if depth == nsets:
+                    has_p = 0
+                    has_c = 0
+                    for i in range(nsets):
+                        if kinds[i] == 1:
+                            has_p = 1
+                        else:
+                            has_c = 1
+                    base = has_p | has_c << 1
+                    feat[key, 9] |= 1 << base
+                    for x in range(n):
+                        if d[x] == 0:
+                            continue
+                        jia = 1 if x == pair else 0
+                        for i in range(nsets):
+                            if kinds[i] == 0:
+                                t = starts[i]
+                                if x == t + 1 or (x == t + 2 and t == 0) or (x == t and t == 6):
+                                    jia = 1
+                        feat[key, x] |= 1 << (base | jia << 2)
+                else:
+                    lo = starts[depth - 1] if depth > 0 else 0
+                    while w[lo] == 0:
+                        lo += 1
+                    if opt == 0 and w[lo] >= 3:
+                        w[lo] -= 3
+                        kinds[depth] = 1
+                        starts[depth] = lo
+                        depth += 1
+                        continue
+                    if lo <= 6 and w[lo + 1] > 0 and w[lo + 2] > 0:
+                        w[lo] -= 1
+                        w[lo + 1] -= 1
+                        w[lo + 2] -= 1
+                        kinds[depth] = 0
+                        starts[depth] = lo
+                        depth += 1
+                        opt = 0
+                        continue
+                opt = 2
+                while depth > 0:
+                    depth -= 1
+                    t = starts[depth]
+                    if kinds[depth] == 1:
+                        w[t] += 3
+                        opt = 1
+                        break
+                    w[t] += 1
+                    w[t + 1] += 1
+                    w[t + 2] += 1
+                if opt == 2:
+                    break
+    return feat
+
+
 def _cache_dir() -> Path:
     base = os.environ.get("CCMJ_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
     return Path(base) / "ccmj" if base else Path.home() / ".cache" / "ccmj"
@@ -136,12 +236,36 @@ def _load_or_build(name, n, allow_chow):
     return built
 
 
+def _load_or_build_features(suit_exact):
+    path = _cache_dir() / f"tables-v{TABLE_VERSION}" / "suit-features.npy"
+    try:
+        return np.load(path, mmap_mode="r").view(np.ndarray)
+    except (OSError, ValueError):
+        pass
+    feat = _build_features(suit_exact)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            np.save(f, feat)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    feat.setflags(write=False)
+    return feat
+
+
 _TABLES = None
 
 
 def tables():
-    """(suit exact, dist, waits0, waits1, honor exact, dist, waits0, waits1), built once."""
+    """(suit exact, dist, waits0, waits1, honor exact, dist, waits0, waits1, suit features).
+
+    Built once per machine, then memory-mapped from the cache.
+    """
     global _TABLES
     if _TABLES is None:
-        _TABLES = _load_or_build("suit", 9, True) + _load_or_build("honor", 7, False)
+        suit = _load_or_build("suit", 9, True)
+        honor = _load_or_build("honor", 7, False)
+        _TABLES = suit + honor + (_load_or_build_features(suit[0]),)
     return _TABLES

@@ -4,7 +4,6 @@ from typing import Annotated
 
 import typer
 
-from .. import hand as H
 from ..errors import HandError
 from ..output import render_check, render_shanten, render_waits
 from .common import JsonOpt, RulesOpt, VisibleOpt, each_line, emit, handles_errors, run_batch, variant
@@ -31,6 +30,7 @@ def register(app: typer.Typer):
     @handles_errors
     def waits(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
+        from .. import hand as H  # the kernels load only for commands that use them
         v = variant(rules)
         seen = H.visible_counts(visible)  # parsed once, also for a whole batch
         if hand == "-":
@@ -47,6 +47,7 @@ def register(app: typer.Typer):
         json: JsonOpt = False,
     ):
         """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
+        from .. import hand as H
         v = variant(rules)
 
         def answer(text: str, win_tile: str | None = win) -> dict:
@@ -66,6 +67,7 @@ def register(app: typer.Typer):
     @handles_errors
     def shanten(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
         """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
+        from .. import hand as H
         v = variant(rules)
         seen = H.visible_counts(visible)
         answer = lambda text: H.shanten(text, seen, v).to_dict()  # noqa: E731

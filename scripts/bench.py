@@ -14,6 +14,7 @@ with min(ccmj standard form, 七对, 国士) computed here, and also prints the 
 import argparse
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -342,16 +343,23 @@ def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict
         cmd = [sys.executable, "-m", "ccmj_cli", "waits", CLI_HAND]
 
         def run(args, stdin=None):
+            """(wall seconds, completed process); the child's CPU seconds go to cpu[-1]."""
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             p = subprocess.run(args, cwd=ROOT, env=env, stdin=stdin, capture_output=True)
-            return time.perf_counter() - t, p
+            dt = time.perf_counter() - t
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+            return dt, p
+
+        cpu = []
 
         dt, p = run(cmd)
         table.add(
             f"ccmj waits {CLI_HAND}",
             "cold (empty Numba + table caches)",
             f"{dt:.2f} s",
-            f"exit {p.returncode}",
+            f"exit {p.returncode}, CPU (user+sys) {cpu[-1]:.2f} s",
         )
         figures = {"cold": dt}
         times = [run(cmd)[0] for _ in range(warm_runs)]
@@ -360,8 +368,9 @@ def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict
             f"ccmj waits {CLI_HAND}",
             f"warm, median of {warm_runs}",
             f"{statistics.median(times):.2f} s",
-            f"min {min(times):.2f} s",
+            f"min {min(times):.2f} s, CPU median {statistics.median(cpu[-warm_runs:]):.2f} s",
         )
+        figures["warm_cpu"] = statistics.median(cpu[-warm_runs:])
 
         lines = Path(tmp) / "hands.txt"
         lines.write_text("".join(mpsz(c) + "\n" for c in tenpai_counts[:n_batch]))
@@ -374,7 +383,8 @@ def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict
             f"ccmj waits - --json  ({n_batch:,} lines)",
             "warm, wall time",
             f"{dt:.2f} s",
-            f"exit {p.returncode}, {n_out:,} lines out, {n_err} errors, {rate(n_batch, dt)}",
+            f"exit {p.returncode}, {n_out:,} lines out, {n_err} errors, {rate(n_batch, dt)},"
+            f" CPU {cpu[-1]:.2f} s",
         )
     return figures
 
@@ -466,7 +476,8 @@ def targets(r: dict, cli: dict, n_batch: int, set_names: list[str]):
         x = r["ccmj", "legal", s]
         line(f"legal waits (judge_waits), {s}", rate(1, 1 / x), ">= 1 M/s", x >= 1e6)
     if cli:
-        line(f"ccmj waits {CLI_HAND}, warm", f"{cli['warm']:.2f} s", "< 0.6 s", cli["warm"] < 0.6)
+        w, wc = cli["warm"], cli["warm_cpu"]
+        line(f"ccmj waits {CLI_HAND}, warm (CPU {wc:.2f} s)", f"{w:.2f} s", "< 0.6 s", w < 0.6)
         if n_batch == 100_000:
             line("stdin batch, 100,000 lines", f"{cli['batch']:.2f} s", "< 5 s", cli["batch"] < 5)
         else:

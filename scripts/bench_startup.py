@@ -11,9 +11,11 @@ scipy.linalg (for BLAS) when it initialises, if scipy is installed; ccmj needs n
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +27,7 @@ import sys, time, json, io, contextlib
 if BLOCK_SCIPY:
     sys.modules["scipy"] = None
 T = {}
-t = time.perf_counter
+t = time.process_time  # CPU seconds of this process: steadier than wall time on shared cores
 t0 = t(); import numpy; T["import numpy"] = t() - t0
 t0 = t(); import numba; T["import numba"] = t() - t0
 t0 = t(); import typer; T["import typer"] = t() - t0
@@ -68,15 +70,17 @@ def probe(block_scipy: bool) -> dict:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def wall(args: list[str], runs: int, env=None) -> float:
-    import time
-
-    times = []
+def wall(args: list[str], runs: int) -> tuple[float, float]:
+    """Median wall seconds and median CPU (user+sys) seconds of `runs` fresh processes."""
+    times, cpus = [], []
     for _ in range(runs):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(args, cwd=ROOT, capture_output=True, env=env)
+        subprocess.run(args, cwd=ROOT, capture_output=True)
         times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return statistics.median(times), statistics.median(cpus)
 
 
 def importtime_top(n: int) -> list[tuple[int, str]]:
@@ -107,7 +111,8 @@ def main():
     probe(False)  # make sure the caches are warm
     runs = [probe(False) for _ in range(args.runs)]
     runs_ns = [probe(True) for _ in range(args.runs)]
-    print(f"== warm start of `ccmj waits {HAND}`, by step (median of {args.runs} fresh processes)")
+    print(f"== warm start of `ccmj waits {HAND}`: CPU seconds by step")
+    print(f"   (median of {args.runs} fresh processes; caches warm)")
     print(f"{'step':58}  {'as is':>8}  {'no scipy':>8}")
     for k in runs[0]:
         if isinstance(runs[0][k], list):
@@ -123,7 +128,8 @@ def main():
         f"import sys; sys.modules['scipy'] = None; sys.argv = ['ccmj', 'waits', '{HAND}'];"
         " from ccmj_cli.cli import main; main()",
     ]
-    print(f"\n== whole processes (median of {args.runs}, wall)")
+    print(f"\n== whole processes (median of {args.runs})")
+    print(f"{'':58}  {'wall':>8}  {'CPU':>8}")
     for label, cmd in (
         ("python -c pass", [py, "-c", "pass"]),
         ("python -c 'import numpy'", [py, "-c", "import numpy"]),
@@ -133,7 +139,8 @@ def main():
         ("  same, with scipy blocked", [py, *block]),
         ("python -m ccmj_cli --version", [py, "-m", "ccmj_cli", "--version"]),
     ):
-        print(f"{label:58}  {wall(cmd, args.runs):8.3f} s")
+        w, c = wall(cmd, args.runs)
+        print(f"{label:58}  {w:8.3f}  {c:8.3f}")
 
     print("\n== python -X importtime: largest top-level imports (cumulative, ms)")
     for cum, name in importtime_top(14):

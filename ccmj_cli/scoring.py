@@ -19,8 +19,8 @@ import numpy as np
 
 from . import tiles as T
 from ._kernels import layout as L
-from ._kernels.bao import LOOK_OK, bao_stands_for, look_block
-from ._kernels.score import kong_money, kong_value, score_win
+from ._kernels.bao import LOOK_OK, score_any
+from ._kernels.score import kong_money, kong_value
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
 from .hand import reasons_of
@@ -166,6 +166,90 @@ def _fan_items(items: np.ndarray, winner: int, discarder: int, how: int, rv) -> 
     return sorted(out, key=lambda x: order[x.name])
 
 
+@lru_cache(maxsize=4096)
+def prepare_options(
+    win: str | None, how: str, seat: str | None, discarder: str | None, bao: str | None,
+    base: int = 1,
+) -> tuple[int, int, int, int, int]:
+    """Validate the options of one win: (drawn tile, HOW_*, winner, discarder or -1, bao or -1).
+
+    The drawn tile is the winning tile, or the bao itself for 摸宝 / 对宝.
+    """
+    if how not in HOWS:
+        raise UsageError(f"bad how '{how}': expected self, discard, mobao or duibao")
+    h_how = HOWS[how]
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise UsageError(f"bad base {base!r}: expected a whole number >= 1")
+    winner = seat_index(seat or "S", "seat")
+    d = -1
+    if h_how == L.HOW_DISCARD:
+        if not discarder:
+            raise UsageError("a discard win needs the discarder (--from SEAT)")
+        d = seat_index(discarder, "discarder")
+        if d == winner:
+            raise UsageError("the discarder cannot be the winner")
+    elif discarder:
+        raise UsageError(f"--from is only for a discard win (this one is {how})")
+    b = -1
+    if h_how in (L.HOW_MOBAO, L.HOW_DUIBAO):
+        if bao is None and win is None:
+            raise UsageError(f"a {how} win needs the bao tile (--bao TILE)")
+        b = tile(bao if bao is not None else win, "bao")
+        if win is not None and tile(win, "win") != b:
+            if h_how == L.HOW_DUIBAO:
+                raise UsageError("a 对宝 win is on the bao itself: --win must equal --bao")
+            raise UsageError(
+                "a 摸宝 win is drawn on the bao kind: give --bao only "
+                "(the wait the bao stands for is chosen by score)"
+            )
+        w = b
+    else:
+        if bao is not None:
+            raise UsageError(f"--bao is only for a mobao or duibao win (this one is {how})")
+        if win is None:
+            raise UsageError("the winning tile is needed (--win TILE)")
+        w = tile(win, "win")
+    return w, h_how, winner, d, b
+
+
+def prepare_hand(h: T.Hand, w: int, text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The concealed tiles before the win and the player's own counts (melds included).
+
+    A complete hand (3k+2) must hold the drawn tile ``w``, which is taken out of it.
+    """
+    k = 4 - h.n_sets
+    c = h.concealed.copy()
+    n = int(c.sum())
+    own = h.own_counts()
+    if n == 3 * k + 2:
+        if c[w] == 0:
+            raise HandError(
+                f"bad hand '{text.strip()}': a complete hand must hold the winning tile {T.tile_name(w)}"
+            )
+        c[w] -= 1
+        own[w] -= 1
+    elif n != 3 * k + 1:
+        T.require_size(h, 1, text, "score")
+    elif own[w] >= 4:
+        raise HandError(f"bad win '{T.tile_name(w)}': all four copies are in the hand")
+    return c, own
+
+
+def kong_settlement(melds, rv) -> tuple[np.ndarray, list[KongLine]]:
+    """Kong money for (seat, meld) pairs: per-seat payments (base units) and one line per kong."""
+    n = len(melds)
+    kinds, firsts, bus, owners = (np.zeros(n, np.int64) for _ in range(4))
+    lines = []
+    for i, (s, m) in enumerate(melds):
+        kinds[i], firsts[i], bus[i], owners[i] = m.kind, m.tiles[0], m.bu, s
+        value = int(kong_value(m.kind, m.tiles[0], m.bu, rv))
+        if value:
+            lines.append(KongLine(SEATS[s], m.text(), value))
+    pay = np.zeros(L.N_SEATS, np.int64)
+    kong_money(kinds, firsts, bus, owners, n, rv, pay)
+    return pay, lines
+
+
 def score(
     hand: T.Hand | str,
     win: str | None = None,
@@ -191,113 +275,34 @@ def score(
         h, text = hand, T.format_hand(hand)
     else:
         h, text = parse_hand(hand, v), hand
-    if how not in HOWS:
-        raise UsageError(f"bad how '{how}': expected self, discard, mobao or duibao")
-    h_how = HOWS[how]
-    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
-        raise UsageError(f"bad base {base!r}: expected a whole number >= 1")
-    winner = seat_index(seat or "S", "seat")
-    d = -1
-    if h_how == L.HOW_DISCARD:
-        if not discarder:
-            raise UsageError("a discard win needs the discarder (--from SEAT)")
-        d = seat_index(discarder, "discarder")
-        if d == winner:
-            raise UsageError("the discarder cannot be the winner")
-    elif discarder:
-        raise UsageError(f"--from is only for a discard win (this one is {how})")
-    b = -1
-    if h_how in (L.HOW_MOBAO, L.HOW_DUIBAO):
-        if bao is None and win is None:
-            raise UsageError(f"a {how} win needs the bao tile (--bao TILE)")
-        b = tile(bao if bao is not None else win, "bao")
-        if h_how == L.HOW_DUIBAO and win is not None and tile(win, "win") != b:
-            raise UsageError("a 对宝 win is on the bao itself: --win must equal --bao")
-        w = b if h_how == L.HOW_DUIBAO else (tile(win, "win") if win is not None else b)
-        if h_how == L.HOW_MOBAO and win is not None and bao is not None and w != b:
-            raise UsageError(
-                "a 摸宝 win is drawn on the bao kind: give --bao only "
-                "(the wait the bao stands for is chosen by score)"
-            )
-    else:
-        if bao is not None:
-            raise UsageError(f"--bao is only for a mobao or duibao win (this one is {how})")
-        if win is None:
-            raise UsageError("the winning tile is needed (--win TILE)")
-        w = tile(win, "win")
-    # the hand before the win: take the winning tile (the drawn bao) out of a complete hand
-    k = 4 - h.n_sets
-    c = h.concealed.copy()
-    n = int(c.sum())
-    if n == 3 * k + 2:
-        if c[w] == 0:
-            raise HandError(
-                f"bad hand '{text.strip()}': a complete hand must hold the winning tile {T.tile_name(w)}"
-            )
-        c[w] -= 1
-    elif n != 3 * k + 1:
-        T.require_size(h, 1, text, "score")
-    own = h.own_counts()
-    drawn = w  # the physical tile that completes the hand (the bao itself for 摸宝)
-    if h.concealed[w] == c[w]:  # the winning tile was not in HAND
-        if own[w] >= 4:
-            raise HandError(f"bad win '{T.tile_name(w)}': all four copies are in the hand")
-    else:
-        own[w] -= 1
-    ms = h.meld_summary()
+    w, h_how, winner, d, b = prepare_options(win, how, seat, discarder, bao, base)
+    c, own = prepare_hand(h, w, text)
+    others = parse_kongs(kongs, v)
+    _check_copies(own, w, others, text)
     rv = v.vector
-    tb = tables()
     rd = np.zeros(L.RD_LEN, np.int64)
     items = np.zeros(L.N_FAN, np.int64)
     fan_out = np.zeros(L.N_SEATS, np.int64)
     pay = np.zeros(L.N_SEATS, np.int64)
-    reasons: list[str] = []
-    stands_for = None
-    legal = True
-    if h_how in (L.HOW_MOBAO, L.HOW_DUIBAO):
-        block = int(look_block(c, ms, own, rv, tb))
-        if block != LOOK_OK:
-            legal = False
-            reasons = [LOOK_REASONS[block]]
-        elif h_how == L.HOW_MOBAO:
-            t = int(bao_stands_for(c, ms, own, rv, tb, rd))
-            w = t  # look_block said tenpai, so there is a live legal wait
-            stands_for = T.tile_name(t)
-    if legal:
-        legal = bool(score_win(c, w, ms, own, h_how, winner, DEALER, d, declared, rv, tb, rd,
-                               items, fan_out, pay))
-        if not legal:
-            reasons = reasons_of(int(rd[L.RD_FAILS]))
-    # kong money: the winner's melds plus --kongs
-    others = parse_kongs(kongs, v)
-    _check_copies(own, drawn, others, text)
-    melds = [(winner, m) for m in h.melds] + others
-    kong_lines = []
-    kinds = np.zeros(len(melds), np.int64)
-    firsts = np.zeros(len(melds), np.int64)
-    bus = np.zeros(len(melds), np.int64)
-    owners = np.zeros(len(melds), np.int64)
-    for i, (s, m) in enumerate(melds):
-        kinds[i], firsts[i], bus[i], owners[i] = m.kind, m.tiles[0], m.bu, s
-    kong_pay = np.zeros(L.N_SEATS, np.int64)
-    kong_money(kinds, firsts, bus, owners, len(melds), rv, kong_pay)
-    for i, (s, m) in enumerate(melds):
-        value = int(kong_value(kinds[i], firsts[i], bus[i], rv))
-        if value:
-            kong_lines.append(KongLine(SEATS[s], m.text(), value))
-    if not legal:
-        fan_list: list[FanItem] = []
+    res = np.zeros(3, np.int64)
+    legal = bool(score_any(c, w, h.meld_summary(), own, h_how, winner, DEALER, d, declared, rv,
+                           tables(), rd, items, fan_out, pay, res))
+    if res[2] != LOOK_OK:
+        reasons = [LOOK_REASONS[int(res[2])]]
     else:
-        fan_list = _fan_items(items, winner, d, h_how, rv)
+        reasons = [] if legal else reasons_of(int(rd[L.RD_FAILS]))
+    kong_pay, kong_lines = kong_settlement([(winner, m) for m in h.melds] + others, rv)
+    fan_list = _fan_items(items, winner, d, h_how, rv) if legal else []
     total = pay + kong_pay
+    scored = int(res[1])
     return ScoreResult(
         hand=T.format_hand(h),
-        win=T.tile_name(w),
+        win=T.tile_name(scored) if scored >= 0 else None,
         how=how,
         seat=SEATS[winner],
         discarder=SEATS[d] if d >= 0 else None,
         bao=T.tile_name(b) if b >= 0 else None,
-        stands_for=stands_for,
+        stands_for=T.tile_name(scored) if h_how == L.HOW_MOBAO and res[2] == LOOK_OK else None,
         legal=legal,
         reasons=reasons,
         fan_items=fan_list,

@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
-from .layout import HOW_MOBAO, N_FAN, N_KINDS, RD_LEN, RD_QIDUI, RV_BAO_FORBIDDEN_WITHOUT_YAOJIU
-from .score import fan_items, is_haohua
+from .layout import HOW_DUIBAO, HOW_MOBAO, N_FAN, N_KINDS, RD_LEN, RD_QIDUI, RV_BAO_FORBIDDEN_WITHOUT_YAOJIU
+from .score import fan_items, is_haohua, score_win
 
 # look_block codes
 LOOK_OK = 0
@@ -100,3 +100,37 @@ def bao_outcome(c, bao, ms, own, rv, tb, out):
     rd = np.zeros(RD_LEN, np.int64)
     out[1] = bao_stands_for(c, ms, own, rv, tb, rd)
     return BAO_MOBAO_POSSIBLE
+
+
+@njit(cache=True)
+def score_any(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd, items,
+              fan_out, pay_out, res):
+    """Judge and score one win of any kind (HOW_*), the bao rules included.
+
+    For 摸宝 and 对宝 the hand must be allowed to look at the bao; a 摸宝 is scored on the wait
+    the bao stands for (``win`` is then the bao kind drawn). ``res[0]`` = legal, ``res[1]`` = the
+    tile the win is scored on, ``res[2]`` = LOOK_* code (LOOK_OK for other wins). The rest as
+    ``score.score_win``. Returns whether the win is legal.
+    """
+    res[0] = 0
+    res[1] = win
+    res[2] = LOOK_OK
+    if how == HOW_MOBAO or how == HOW_DUIBAO:
+        block = look_block(c, ms, own, rv, tb)
+        if block != LOOK_OK:
+            res[2] = block
+            for i in range(N_FAN):
+                items[i] = 0
+            for s in range(fan_out.shape[0]):
+                fan_out[s] = 0
+                pay_out[s] = 0
+            for i in range(RD_LEN):
+                rd[i] = 0
+            return False
+        if how == HOW_MOBAO:
+            win = bao_stands_for(c, ms, own, rv, tb, rd)
+            res[1] = win
+    legal = score_win(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd,
+                      items, fan_out, pay_out)
+    res[0] = 1 if legal else 0
+    return legal

@@ -6,6 +6,9 @@ import typer
 
 from .. import __version__
 from . import analyze, rules_cmd
+from . import score_cmd
+from . import bao_cmd
+from . import batch_cmd
 
 app = typer.Typer(
     name="ccmj",
@@ -33,6 +36,9 @@ def _root(
 
 analyze.register(app)
 rules_cmd.register(app)
+score_cmd.register(app)
+bao_cmd.register(app)
+batch_cmd.register(app)
 
 
 def main():

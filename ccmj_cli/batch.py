@@ -1,0 +1,263 @@
+"""Batch scoring of a CSV of wins, streamed in chunks (memory stays flat).
+
+Input columns (a header row names them; without one, this order is assumed): ``hand`` (first),
+``win``, ``how`` (self | discard | mobao | duibao, default self), ``seat`` (winner, default S),
+``from`` (discarder), ``bao``, ``base`` (default 1), ``kongs`` (other seats' kongs, as in
+``score --kongs``), ``declared`` (the discarder had declared tenpai: 1/true/yes). Any other
+column is passed through. Output: the input columns plus ``RESULT_COLUMNS``; one output row per
+input row, in order; a bad row gets its message in ``error`` and the run goes on.
+
+The rows are judged and scored by the same kernel as ``ccmj score`` (``bao.score_any``), a chunk
+at a time; plain MPSZ hands are read by a bulk kernel, anything else by ``scoring``'s parser.
+
+>>> import io
+>>> out = io.StringIO()
+>>> run(io.StringIO("hand,win,how\\n123m456p46s55s111z,5s,self\\n1m,5s,self\\n"), out).failed
+1
+>>> print(out.getvalue().splitlines()[1])
+123m456p46s55s111z,5s,self,true,,,win:1 menqing:1 jiahu:1 zimo:1 dealer:1,5,0,4,4,-16,32,-8,-8,
+"""
+
+import csv
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TextIO
+
+import numpy as np
+
+from . import scoring as S
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels.bao import LOOK_OK
+from ._kernels.batch import buffers, plain_many, score_many
+from ._kernels.tables import tables
+from .errors import CcmjError, UsageError
+from .hand import reasons_of
+from .rules import Variant, load_variant
+
+INPUT_COLUMNS = ("hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared")
+ALIASES = {"by": "how", "discarder": "from", "winner": "seat"}
+RESULT_COLUMNS = (
+    "legal", "reasons", "stands_for", "fan_items",
+    "fan_E", "fan_S", "fan_W", "fan_N", "pay_E", "pay_S", "pay_W", "pay_N", "error",
+)  # fmt: skip
+CHUNK = 4096
+_TRUE = {"1", "true", "yes", "y"}
+_FALSE = {"", "0", "false", "no", "n"}
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    rows: int
+    failed: int
+
+
+@lru_cache(maxsize=8192)
+def _options(win, how, seat, frm, bao, base, declared):
+    """Validated options of a row (cached: rows repeat them)."""
+    try:
+        b = int(base) if base else 1
+    except ValueError:
+        raise UsageError(f"bad base '{base}': expected a whole number >= 1") from None
+    d = declared.strip().lower()
+    if d not in _TRUE and d not in _FALSE:
+        raise UsageError(f"bad declared '{declared}': expected 1/0, true/false or yes/no")
+    w, h_how, winner, disc, bao_t = S.prepare_options(
+        win or None, how.strip().lower() or "self", seat or "S", frm or None, bao or None, b
+    )
+    return w, h_how, winner, disc, bao_t, b, d in _TRUE
+
+
+@lru_cache(maxsize=4096)
+def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> str:
+    rv = _RV[rv_key]
+    return " ".join(f"{i.name}:{i.fan}" for i in S._fan_items(np.array(items), winner, disc, how, rv))
+
+
+_RV: dict[int, np.ndarray] = {}
+
+
+def _header(first: list[str]) -> tuple[list[str], bool]:
+    """(column names, whether ``first`` was a header row)."""
+    names = [ALIASES.get(x.strip().lower(), x.strip().lower()) for x in first]
+    if names and names[0] == "hand":
+        return [x.strip() for x in first], True
+    return list(INPUT_COLUMNS[: max(len(first), 1)]) + [
+        f"col{i + 1}" for i in range(len(INPUT_COLUMNS), len(first))
+    ], False
+
+
+def _chunks(rows: Iterator[list[str]], n: int):
+    while True:
+        chunk = list(itertools.islice(rows, n))
+        if not chunk:
+            return
+        yield chunk
+
+
+def run(src: TextIO, dst: TextIO, as_json: bool = False, rules: Variant | str | None = None,
+        chunk: int = CHUNK) -> BatchSummary:
+    """Score every row of the CSV ``src`` into ``dst`` (CSV, or JSON lines with ``as_json``)."""
+    v = rules if isinstance(rules, Variant) else load_variant(rules)
+    rv = v.vector
+    _RV[id(rv)] = rv
+    reader = csv.reader(src)
+    first = next(reader, None)
+    if first is None:
+        return BatchSummary(0, 0)
+    columns, has_header = _header(first)
+    keys = [ALIASES.get(c.lower(), c.lower()) for c in columns]
+    if "hand" not in keys:
+        raise UsageError("the CSV needs a 'hand' column")
+    idx = {k: keys.index(k) for k in INPUT_COLUMNS if k in keys}
+    rows: Iterator[list[str]] = reader if has_header else itertools.chain([first], reader)
+    writer = None
+    if not as_json:
+        writer = csv.writer(dst, lineterminator="\n")
+        writer.writerow(columns + list(RESULT_COLUMNS))
+    total = failed = 0
+    buf = buffers(chunk)
+    tb = tables()
+    for part in _chunks(rows, chunk):
+        out, nfail = _score_chunk(part, len(columns), idx, v, rv, tb, buf, as_json, columns)
+        if as_json:
+            dst.write("".join(out))
+        else:
+            writer.writerows(out)
+        total += len(part)
+        failed += nfail
+    dst.flush()
+    return BatchSummary(total, failed)
+
+
+def _cell(row, i):
+    return row[i].strip() if i is not None and i < len(row) else ""
+
+
+def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
+    n = len(part)
+    ih, iw, ihow, iseat, ifrom, ibao, ibase, ikongs, idecl = (idx.get(k) for k in INPUT_COLUMNS)
+    errors: list[str | None] = [None] * n
+    opts: list = [None] * n
+    slow: list[int] = []
+    kong_rows: dict[int, tuple] = {}
+    active = buf["active"]
+    drawn = np.full(n, -1, np.int64)
+    hands = []
+    for i, row in enumerate(part):
+        hand = _cell(row, ih)
+        hands.append(hand)
+        if len(row) > width:
+            errors[i] = f"row has {len(row)} cells, the header {width}"
+            continue
+        try:
+            o = _options(_cell(row, iw), _cell(row, ihow), _cell(row, iseat), _cell(row, ifrom),
+                         _cell(row, ibao), _cell(row, ibase), _cell(row, idecl))
+        except CcmjError as e:
+            errors[i] = e.message
+            continue
+        opts[i] = o
+        drawn[i] = o[0]
+        if _cell(row, ikongs):
+            slow.append(i)
+    encoded = [h.encode() for h in hands]
+    ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, n))
+    starts = ends - np.fromiter(map(len, encoded), np.int64, n)
+    data = np.frombuffer(b"".join(encoded) or b" ", np.uint8)
+    c, own, ms, ok = buf["c"][:n], buf["own"][:n], buf["ms"][:n], buf["ok"][:n]
+    plain_many(data, starts, ends, drawn, c, own, ok)
+    ms[:] = 0
+    slow_set = set(slow)
+    for i in range(n):
+        if opts[i] is not None and (not ok[i] or i in slow_set):
+            try:
+                kong_rows[i] = _prepare_slow(i, part[i], hands[i], opts[i], ikongs, v, rv, c, own, ms)
+            except CcmjError as e:
+                errors[i] = e.message
+    win, how, winner, disc, decl = (buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared"))
+    for i in range(n):
+        o = opts[i]
+        active[i] = o is not None and errors[i] is None
+        if active[i]:
+            win[i], how[i], winner[i], disc[i], decl[i] = o[0], o[1], o[2], o[3], o[6]
+    res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
+    score_many(c, ms, own, win, how, winner, disc, decl, active[:n], S.DEALER, rv, tb,
+               res, fails, items, fan, pay)
+    return _format(part, width, errors, opts, kong_rows, res.tolist(), fails.tolist(),
+                   items.tolist(), fan.tolist(), pay.tolist(), rv, as_json, columns)
+
+
+def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
+    """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
+    h = S.parse_hand(hand, v)
+    ci, owni = S.prepare_hand(h, o[0], hand)
+    others = S.parse_kongs(_cell(row, ikongs), v)
+    S._check_copies(owni, o[0], others, hand)
+    c[i] = ci
+    own[i] = owni
+    ms[i] = h.meld_summary()
+    melds = [(o[2], m) for m in h.melds] + others
+    if not melds:
+        return None
+    kong_pay, lines = S.kong_settlement(melds, rv)
+    return kong_pay.tolist(), lines
+
+
+def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, as_json, columns):
+    out = []
+    nfail = 0
+    rv_key = id(rv)
+    names = T.tile_name
+    for i, row in enumerate(part):
+        cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
+        err = errors[i]
+        if err is not None:
+            nfail += 1
+            if as_json:
+                d = dict(zip(columns, cells))
+                d["error"] = err
+                out.append(json.dumps(d, ensure_ascii=False) + "\n")
+            else:
+                out.append(cells + [""] * (len(RESULT_COLUMNS) - 1) + [err])
+            continue
+        w, h_how, winner, disc, bao_t, base, _ = opts[i]
+        legal, scored, look = res[i]
+        if look != LOOK_OK:
+            reasons = [S.LOOK_REASONS[look]]
+        else:
+            reasons = [] if legal else reasons_of(fails[i])
+        kong = kong_rows.get(i)
+        p = pay[i]
+        if kong is not None:
+            p = [a + b for a, b in zip(p, kong[0])]
+        stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
+        if as_json:
+            d = dict(zip(columns, cells))
+            fan_list = S._fan_items(np.array(items[i]), winner, disc, h_how, rv) if legal else []
+            d.update(
+                legal=bool(legal),
+                reasons=reasons,
+                stands_for=stands or None,
+                fan_items=[{"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
+                           for x in fan_list],
+                fan_by_seat=dict(zip(S.SEATS, fan[i])),
+                payments=dict(zip(S.SEATS, pay[i])),
+                kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0])),
+                total=dict(zip(S.SEATS, p)),
+                base=base,
+                total_amount={s: x * base for s, x in zip(S.SEATS, p)},
+                error=None,
+            )
+            out.append(json.dumps(d, ensure_ascii=False) + "\n")
+            continue
+        fan_txt = _fan_text(tuple(items[i]), winner, disc, h_how, rv_key) if legal else ""
+        f = fan[i]
+        out.append(
+            cells
+            + ["true" if legal else "false", ";".join(reasons), stands, fan_txt,
+               f[0], f[1], f[2], f[3], p[0] * base, p[1] * base, p[2] * base, p[3] * base, ""]
+        )
+    return out, nfail

@@ -20,6 +20,7 @@ at a time; plain MPSZ hands are read by a bulk kernel, anything else by ``scorin
 
 import csv
 import itertools
+import operator
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ def _options(win, how, seat, frm, bao, base, declared):
         b = int(base) if base else 1
     except ValueError:
         raise UsageError(f"bad base '{base}': expected a whole number >= 1") from None
+    win, how, seat, frm, bao, base = (x.strip() for x in (win, how, seat, frm, bao, base))
     d = declared.strip().lower()
     if d not in _TRUE and d not in _FALSE:
         raise UsageError(f"bad declared '{declared}': expected 1/0, true/false or yes/no")
@@ -78,6 +80,13 @@ def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> st
 
 
 _RV: dict[int, np.ndarray] = {}
+
+
+@lru_cache(maxsize=256)
+def _reasons(legal: int, look: int, fails: int) -> tuple[str, ...]:
+    if look != LOOK_OK:
+        return (S.LOOK_REASONS[look],)
+    return () if legal else tuple(reasons_of(fails))
 
 
 def _header(first: list[str]) -> tuple[list[str], bool]:
@@ -133,61 +142,84 @@ def run(src: TextIO, dst: TextIO, as_json: bool = False, rules: Variant | str | 
     return BatchSummary(total, failed)
 
 
-def _cell(row, i):
-    return row[i].strip() if i is not None and i < len(row) else ""
-
-
 def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     n = len(part)
-    ih, iw, ihow, iseat, ifrom, ibao, ibase, ikongs, idecl = (idx.get(k) for k in INPUT_COLUMNS)
+    ih = idx["hand"]
+    ikongs = idx.get("kongs")
+    opt_cols = [idx.get(k) for k in ("win", "how", "seat", "from", "bao", "base", "declared")]
+    present = [i for i in opt_cols if i is not None]
+    pick = operator.itemgetter(*present) if present else (lambda row: ())
+    slots = [present.index(i) if i is not None else None for i in opt_cols]
     errors: list[str | None] = [None] * n
     opts: list = [None] * n
     slow: list[int] = []
-    kong_rows: dict[int, tuple] = {}
-    active = buf["active"]
     drawn = np.full(n, -1, np.int64)
     hands = []
     for i, row in enumerate(part):
-        hand = _cell(row, ih)
-        hands.append(hand)
-        if len(row) > width:
-            errors[i] = f"row has {len(row)} cells, the header {width}"
-            continue
-        try:
-            o = _options(_cell(row, iw), _cell(row, ihow), _cell(row, iseat), _cell(row, ifrom),
-                         _cell(row, ibao), _cell(row, ibase), _cell(row, idecl))
-        except CcmjError as e:
-            errors[i] = e.message
-            continue
+        if len(row) != width:
+            if len(row) > width:
+                hands.append("")
+                errors[i] = f"row has {len(row)} cells, the header {width}"
+                continue
+            row = part[i] = row + [""] * (width - len(row))
+        hands.append(row[ih])
+        key = pick(row)
+        if len(present) == 1:
+            key = (key,)
+        o = _OPTS.get(key)
+        if o is None:
+            try:
+                o = _options(*(key[j] if j is not None else "" for j in slots))
+            except CcmjError as e:
+                errors[i] = e.message
+                continue
+            _OPTS[key] = o
         opts[i] = o
         drawn[i] = o[0]
-        if _cell(row, ikongs):
+        if ikongs is not None and row[ikongs]:
             slow.append(i)
-    encoded = [h.encode() for h in hands]
-    ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, n))
-    starts = ends - np.fromiter(map(len, encoded), np.int64, n)
-    data = np.frombuffer(b"".join(encoded) or b" ", np.uint8)
+    text = "\n".join(hands)
+    lengths = np.fromiter(map(len, hands), np.int64, n)
+    if text.isascii():
+        ends = np.cumsum(lengths + 1) - 1
+        data = np.frombuffer(text.encode() or b" ", np.uint8)
+    else:
+        encoded = [h.encode() for h in hands]
+        lengths = np.fromiter(map(len, encoded), np.int64, n)
+        ends = np.cumsum(lengths)
+        data = np.frombuffer(b"".join(encoded) or b" ", np.uint8)
+    starts = ends - lengths
     c, own, ms, ok = buf["c"][:n], buf["own"][:n], buf["ms"][:n], buf["ok"][:n]
     plain_many(data, starts, ends, drawn, c, own, ok)
     ms[:] = 0
-    slow_set = set(slow)
-    for i in range(n):
-        if opts[i] is not None and (not ok[i] or i in slow_set):
+    kong_rows: dict[int, tuple] = {}
+    redo = set(slow)
+    redo.update(np.flatnonzero(ok == 0).tolist())
+    for i in sorted(redo):
+        if opts[i] is not None and errors[i] is None:
             try:
                 kong_rows[i] = _prepare_slow(i, part[i], hands[i], opts[i], ikongs, v, rv, c, own, ms)
             except CcmjError as e:
                 errors[i] = e.message
+    active = buf["active"][:n]
     win, how, winner, disc, decl = (buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared"))
-    for i in range(n):
-        o = opts[i]
-        active[i] = o is not None and errors[i] is None
-        if active[i]:
-            win[i], how[i], winner[i], disc[i], decl[i] = o[0], o[1], o[2], o[3], o[6]
+    good = [o if e is None else _NO_ROW for o, e in zip(opts, errors)]
+    active[:] = [e is None for e in errors]
+    cols = list(zip(*good))
+    win[:], how[:], winner[:], disc[:], decl[:] = cols[0], cols[1], cols[2], cols[3], cols[6]
     res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
-    score_many(c, ms, own, win, how, winner, disc, decl, active[:n], S.DEALER, rv, tb,
+    score_many(c, ms, own, win, how, winner, disc, decl, active, S.DEALER, rv, tb,
                res, fails, items, fan, pay)
     return _format(part, width, errors, opts, kong_rows, res.tolist(), fails.tolist(),
                    items.tolist(), fan.tolist(), pay.tolist(), rv, as_json, columns)
+
+
+_NO_ROW = (0, 0, 0, -1, -1, 1, False)
+_OPTS: dict = {}
+
+
+def _cell(row, i):
+    return row[i].strip() if i is not None and i < len(row) else ""
 
 
 def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
@@ -225,10 +257,7 @@ def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, r
             continue
         w, h_how, winner, disc, bao_t, base, _ = opts[i]
         legal, scored, look = res[i]
-        if look != LOOK_OK:
-            reasons = [S.LOOK_REASONS[look]]
-        else:
-            reasons = [] if legal else reasons_of(fails[i])
+        reasons = _reasons(legal, look, fails[i])
         kong = kong_rows.get(i)
         p = pay[i]
         if kong is not None:
@@ -239,7 +268,7 @@ def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, r
             fan_list = S._fan_items(np.array(items[i]), winner, disc, h_how, rv) if legal else []
             d.update(
                 legal=bool(legal),
-                reasons=reasons,
+                reasons=list(reasons),
                 stands_for=stands or None,
                 fan_items=[{"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
                            for x in fan_list],

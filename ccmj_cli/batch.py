@@ -92,7 +92,7 @@ def _reasons(legal: int, look: int, fails: int) -> tuple[str, ...]:
 def _header(first: list[str]) -> tuple[list[str], bool]:
     """(column names, whether ``first`` was a header row)."""
     names = [ALIASES.get(x.strip().lower(), x.strip().lower()) for x in first]
-    if names and names[0] == "hand":
+    if set(names) & set(INPUT_COLUMNS):  # a header (the hand column may be anywhere)
         return [x.strip() for x in first], True
     return list(INPUT_COLUMNS[: max(len(first), 1)]) + [
         f"col{i + 1}" for i in range(len(INPUT_COLUMNS), len(first))

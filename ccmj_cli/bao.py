@@ -74,7 +74,9 @@ def bao(
     over = np.flatnonzero(own.astype(np.int64) + vis > 4)
     if over.size:
         t = int(over[0])
-        raise HandError(f"bad hand '{text.strip()}': more than 4 copies of {T.tile_name(t)} counting --visible")
+        raise HandError(
+            f"bad hand '{text.strip()}': more than 4 copies of {T.tile_name(t)} counting --visible"
+        )
     public = vis.copy()
     for m in h.melds:
         if m.kind in PUBLIC_MELDS:  # a concealed kong stays private

@@ -20,8 +20,8 @@ at a time; plain MPSZ hands are read by a bulk kernel, anything else by ``scorin
 
 import csv
 import itertools
-import operator
 import json
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,7 +76,9 @@ def _options(win, how, seat, frm, bao, base, declared):
 @lru_cache(maxsize=4096)
 def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> str:
     rv = _RV[rv_key]
-    return " ".join(f"{i.name}:{i.fan}" for i in S._fan_items(np.array(items), winner, disc, how, rv))
+    return " ".join(
+        f"{i.name}:{i.fan}" for i in S._fan_items(np.array(items), winner, disc, how, rv)
+    )
 
 
 _RV: dict[int, np.ndarray] = {}
@@ -107,8 +109,13 @@ def _chunks(rows: Iterator[list[str]], n: int):
         yield chunk
 
 
-def run(src: TextIO, dst: TextIO, as_json: bool = False, rules: Variant | str | None = None,
-        chunk: int = CHUNK) -> BatchSummary:
+def run(
+    src: TextIO,
+    dst: TextIO,
+    as_json: bool = False,
+    rules: Variant | str | None = None,
+    chunk: int = CHUNK,
+) -> BatchSummary:
     """Score every row of the CSV ``src`` into ``dst`` (CSV, or JSON lines with ``as_json``)."""
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     rv = v.vector
@@ -198,20 +205,54 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     for i in sorted(redo):
         if opts[i] is not None and errors[i] is None:
             try:
-                kong_rows[i] = _prepare_slow(i, part[i], hands[i], opts[i], ikongs, v, rv, c, own, ms)
+                kong_rows[i] = _prepare_slow(
+                    i, part[i], hands[i], opts[i], ikongs, v, rv, c, own, ms
+                )
             except CcmjError as e:
                 errors[i] = e.message
     active = buf["active"][:n]
-    win, how, winner, disc, decl = (buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared"))
-    good = [o if e is None else _NO_ROW for o, e in zip(opts, errors)]
+    win, how, winner, disc, decl = (
+        buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared")
+    )
+    good = [o if e is None else _NO_ROW for o, e in zip(opts, errors, strict=False)]
     active[:] = [e is None for e in errors]
-    cols = list(zip(*good))
+    cols = list(zip(*good, strict=False))
     win[:], how[:], winner[:], disc[:], decl[:] = cols[0], cols[1], cols[2], cols[3], cols[6]
     res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
-    score_many(c, ms, own, win, how, winner, disc, decl, active, S.DEALER, rv, tb,
-               res, fails, items, fan, pay)
-    return _format(part, width, errors, opts, kong_rows, res.tolist(), fails.tolist(),
-                   items.tolist(), fan.tolist(), pay.tolist(), rv, as_json, columns)
+    score_many(
+        c,
+        ms,
+        own,
+        win,
+        how,
+        winner,
+        disc,
+        decl,
+        active,
+        S.DEALER,
+        rv,
+        tb,
+        res,
+        fails,
+        items,
+        fan,
+        pay,
+    )
+    return _format(
+        part,
+        width,
+        errors,
+        opts,
+        kong_rows,
+        res.tolist(),
+        fails.tolist(),
+        items.tolist(),
+        fan.tolist(),
+        pay.tolist(),
+        rv,
+        as_json,
+        columns,
+    )
 
 
 _NO_ROW = (0, 0, 0, -1, -1, 1, False)
@@ -238,7 +279,9 @@ def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
     return kong_pay.tolist(), lines
 
 
-def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, as_json, columns):
+def _format(
+    part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, as_json, columns
+):
     out = []
     nfail = 0
     rv_key = id(rv)
@@ -249,7 +292,7 @@ def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, r
         if err is not None:
             nfail += 1
             if as_json:
-                d = dict(zip(columns, cells))
+                d = dict(zip(columns, cells, strict=False))
                 d["error"] = err
                 out.append(json.dumps(d, ensure_ascii=False) + "\n")
             else:
@@ -261,23 +304,25 @@ def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, r
         kong = kong_rows.get(i)
         p = pay[i]
         if kong is not None:
-            p = [a + b for a, b in zip(p, kong[0])]
+            p = [a + b for a, b in zip(p, kong[0], strict=False)]
         stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
         if as_json:
-            d = dict(zip(columns, cells))
+            d = dict(zip(columns, cells, strict=False))
             fan_list = S._fan_items(np.array(items[i]), winner, disc, h_how, rv) if legal else []
             d.update(
                 legal=bool(legal),
                 reasons=list(reasons),
                 stands_for=stands or None,
-                fan_items=[{"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
-                           for x in fan_list],
-                fan_by_seat=dict(zip(S.SEATS, fan[i])),
-                payments=dict(zip(S.SEATS, pay[i])),
-                kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0])),
-                total=dict(zip(S.SEATS, p)),
+                fan_items=[
+                    {"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
+                    for x in fan_list
+                ],
+                fan_by_seat=dict(zip(S.SEATS, fan[i], strict=False)),
+                payments=dict(zip(S.SEATS, pay[i], strict=False)),
+                kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0], strict=False)),
+                total=dict(zip(S.SEATS, p, strict=False)),
                 base=base,
-                total_amount={s: x * base for s, x in zip(S.SEATS, p)},
+                total_amount={s: x * base for s, x in zip(S.SEATS, p, strict=False)},
                 error=None,
             )
             out.append(json.dumps(d, ensure_ascii=False) + "\n")
@@ -286,7 +331,20 @@ def _format(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, r
         f = fan[i]
         out.append(
             cells
-            + ["true" if legal else "false", ";".join(reasons), stands, fan_txt,
-               f[0], f[1], f[2], f[3], p[0] * base, p[1] * base, p[2] * base, p[3] * base, ""]
+            + [
+                "true" if legal else "false",
+                ";".join(reasons),
+                stands,
+                fan_txt,
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                p[0] * base,
+                p[1] * base,
+                p[2] * base,
+                p[3] * base,
+                "",
+            ]
         )
     return out, nfail

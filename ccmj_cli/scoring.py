@@ -119,7 +119,7 @@ def seat_index(text: str, what: str) -> int:
 
 
 def parse_kongs(text: str | None, v: Variant) -> list[tuple[int, T.Meld]]:
-    """``--kongs`` text: ``SEAT:MELDS`` items separated by commas, e.g. ``E:(5555m),W:[1234z][567z]``.
+    """``--kongs`` text: ``SEAT:MELDS`` items, comma-separated: ``E:(5555m),W:[1234z][567z]``.
 
     Each item names a seat (E S W N) and one or more declared kongs (open ``[5555m]``, concealed
     ``(5555m)``, special kongs with 补 tiles) that seat holds.
@@ -132,11 +132,15 @@ def parse_kongs(text: str | None, v: Variant) -> list[tuple[int, T.Meld]]:
             continue
         seat_text, sep, melds = item.partition(":")
         if not sep:
-            raise UsageError(f"bad --kongs item '{item.strip()}': expected SEAT:MELDS, e.g. E:(5555m)")
+            raise UsageError(
+                f"bad --kongs item '{item.strip()}': expected SEAT:MELDS, e.g. E:(5555m)"
+            )
         s = seat_index(seat_text, "--kongs seat")
         h = T.parse_hand(melds, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
         if h.n_concealed or not h.melds:
-            raise UsageError(f"bad --kongs item '{item.strip()}': give bracketed kongs, e.g. [5555m] or (5555m)")
+            raise UsageError(
+                f"bad --kongs item '{item.strip()}': give bracketed kongs, e.g. [5555m] or (5555m)"
+            )
         for m in h.melds:
             if m.kind not in KONG_KINDS:
                 raise UsageError(f"bad --kongs item '{item.strip()}': {m.text()} is not a kong")
@@ -168,7 +172,11 @@ def _fan_items(items: np.ndarray, winner: int, discarder: int, how: int, rv) -> 
 
 @lru_cache(maxsize=4096)
 def prepare_options(
-    win: str | None, how: str, seat: str | None, discarder: str | None, bao: str | None,
+    win: str | None,
+    how: str,
+    seat: str | None,
+    discarder: str | None,
+    bao: str | None,
     base: int = 1,
 ) -> tuple[int, int, int, int, int]:
     """Validate the options of one win: (drawn tile, HOW_*, winner, discarder or -1, bao or -1).
@@ -224,7 +232,8 @@ def prepare_hand(h: T.Hand, w: int, text: str) -> tuple[np.ndarray, np.ndarray]:
     if n == 3 * k + 2:
         if c[w] == 0:
             raise HandError(
-                f"bad hand '{text.strip()}': a complete hand must hold the winning tile {T.tile_name(w)}"
+                f"bad hand '{text.strip()}': a complete hand must hold "
+                f"the winning tile {T.tile_name(w)}"
             )
         c[w] -= 1
         own[w] -= 1
@@ -285,8 +294,26 @@ def score(
     fan_out = np.zeros(L.N_SEATS, np.int64)
     pay = np.zeros(L.N_SEATS, np.int64)
     res = np.zeros(3, np.int64)
-    legal = bool(score_any(c, w, h.meld_summary(), own, h_how, winner, DEALER, d, declared, rv,
-                           tables(), rd, items, fan_out, pay, res))
+    legal = bool(
+        score_any(
+            c,
+            w,
+            h.meld_summary(),
+            own,
+            h_how,
+            winner,
+            DEALER,
+            d,
+            declared,
+            rv,
+            tables(),
+            rd,
+            items,
+            fan_out,
+            pay,
+            res,
+        )
+    )
     if res[2] != LOOK_OK:
         reasons = [LOOK_REASONS[int(res[2])]]
     else:

@@ -75,10 +75,14 @@ def main():
     t3 = time.perf_counter()
     cpu = time.process_time() - cpu
     print(f"warm-up (JIT/cache load) {t1 - t0:.1f} s; generated {n} rows in {t2 - t1:.1f} s")
-    print(f"{summary.rows} rows, {summary.failed} in error, {t3 - t2:.2f} s: "
-          f"{summary.rows / (t3 - t2):,.0f} rows/s wall")
-    print(f"CPU time {cpu:.2f} s (all threads): {summary.rows / cpu:,.0f} rows per CPU-second; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"{summary.rows} rows, {summary.failed} in error, {t3 - t2:.2f} s: "
+        f"{summary.rows / (t3 - t2):,.0f} rows/s wall"
+    )
+    print(
+        f"CPU time {cpu:.2f} s (all threads): {summary.rows / cpu:,.0f} rows per CPU-second; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,18 @@ def test_example_file_exact():
     summary, out = run_text(EXAMPLE.read_text(encoding="utf-8"))
     rows = rows_of(out)
     assert summary.rows == 8 and summary.failed == 1
-    assert list(rows[0]) == ["hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared", *RESULT_COLUMNS]
+    assert list(rows[0]) == [
+        "hand",
+        "win",
+        "how",
+        "seat",
+        "from",
+        "bao",
+        "base",
+        "kongs",
+        "declared",
+        *RESULT_COLUMNS,
+    ]
     # seed 001: non-dealer 门清+夹+自摸+宝 -> 16/16/32
     assert [rows[0][f"pay_{s}"] for s in "ESWN"] == ["-32", "64", "-16", "-16"]
     assert rows[0]["stands_for"] == "5s"
@@ -66,7 +77,7 @@ def test_one_row_per_input_row_in_order_across_chunks():
     summary, out = run_text("\n".join(lines) + "\n", chunk=4)
     rows = rows_of(out)
     assert len(rows) == 25 and summary.failed == 6
-    for row, exp in zip(rows, expected):
+    for row, exp in zip(rows, expected, strict=False):
         assert (row["error"] != "") == (exp == "error")
         if exp != "error":
             assert row["seat"] == exp and int(row[f"pay_{exp}"]) > 0
@@ -107,7 +118,12 @@ def test_json_lines():
     lines = [json.loads(x) for x in out.splitlines()]
     assert len(lines) == 8
     assert lines[0]["payments"] == {"E": -32, "S": 64, "W": -16, "N": -16}
-    assert lines[0]["fan_items"][0] == {"name": "win", "name_zh": "平胡", "fan": 1, "seats": ["E", "W", "N"]}
+    assert lines[0]["fan_items"][0] == {
+        "name": "win",
+        "name_zh": "平胡",
+        "fan": 1,
+        "seats": ["E", "W", "N"],
+    }
     assert lines[7]["error"] and "legal" not in lines[7]
 
 
@@ -137,7 +153,9 @@ def random_rows(n, seed):
         how = rng.choice(("self", "discard", "mobao", "duibao"))
         seat = rng.choice("ESWN")
         frm = rng.choice([s for s in "ESWN" if s != seat]) if how == "discard" else ""
-        bao = names[rng.randrange(34)] if how == "mobao" else (names[win] if how == "duibao" else "")
+        bao = (
+            names[rng.randrange(34)] if how == "mobao" else (names[win] if how == "duibao" else "")
+        )
         w = "" if how == "mobao" else names[win]
         if rng.random() < 0.2:
             hand += w  # complete 14-tile form
@@ -155,7 +173,7 @@ def test_batch_agrees_with_score(preset):
     _, out = run_text(text, rules=v, chunk=64)
     got = rows_of(out)
     assert len(got) == len(rows)
-    for r, g in zip(rows, got):
+    for r, g in zip(rows, got, strict=False):
         hand, w, how, seat, frm, bao, base = r
         try:
             s = S.score(hand, w or None, how, seat, frm or None, bao or None, int(base), rules=v)

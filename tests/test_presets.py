@@ -27,7 +27,9 @@ def test_presets_are_listed_and_load():
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_preset_keys_are_known_and_change_something(name):
-    text = (resources.files("ccmj_cli") / "data" / "presets" / f"{name}.yaml").read_text(encoding="utf-8")
+    text = (resources.files("ccmj_cli") / "data" / "presets" / f"{name}.yaml").read_text(
+        encoding="utf-8"
+    )
     data = yaml.safe_load(text)
     assert data.pop("extends") == "default"
     assert data and set(data) <= set(SCHEMA)
@@ -92,6 +94,21 @@ def test_kuansong_room():
 
 
 def test_score_with_rules_name_on_cli():
-    res = runner.invoke(app, ["score", JIA_HAND, "--win", "5s", "--by", "discard", "--from", "W", "--rules", "quanbao", "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "score",
+            JIA_HAND,
+            "--win",
+            "5s",
+            "--by",
+            "discard",
+            "--from",
+            "W",
+            "--rules",
+            "quanbao",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["payments"]["W"] == -20

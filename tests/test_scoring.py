@@ -200,7 +200,9 @@ def test_piao_stacks_with_jia(tmp_path):
     # 111m 999p 111s 777z + 单调 5z: a 飘胡 won on a 单调 (and 独听)
     hand = "111m999p111s777z5z"
     plain = S.score(hand, win="5z", how="self")
-    stacked = S.score(hand, win="5z", how="self", rules=variant_file(tmp_path, "piao_stacks_with_jia: true\n"))
+    stacked = S.score(
+        hand, win="5z", how="self", rules=variant_file(tmp_path, "piao_stacks_with_jia: true\n")
+    )
     assert "jiahu" not in {i.name for i in plain.fan_items}
     assert "jiahu" in {i.name for i in stacked.fan_items}
     assert stacked.payments["S"] == 2 * plain.payments["S"]
@@ -209,7 +211,12 @@ def test_piao_stacks_with_jia(tmp_path):
 def test_special_kong_breaks_menqing(tmp_path):
     hand = "123m456p46s55s[567z]"  # 喜杠 (下蛋), no claimed meld
     broken = S.score(hand, win="5s", how="self")
-    kept = S.score(hand, win="5s", how="self", rules=variant_file(tmp_path, "special_kong_breaks_menqing: false\n"))
+    kept = S.score(
+        hand,
+        win="5s",
+        how="self",
+        rules=variant_file(tmp_path, "special_kong_breaks_menqing: false\n"),
+    )
     assert "menqing" not in {i.name for i in broken.fan_items}
     assert "menqing" in {i.name for i in kept.fan_items}
 
@@ -228,7 +235,9 @@ def test_jiahu_mode(tmp_path):
     # 两面 1s-4s with every 1s in W's own kong: 独听 -> 夹 under `any`, not under `shape`
     hand = "123m456p23s99m(1111s)"
     anymode = S.score(hand, win="4s", how="self", seat="W")
-    shape = S.score(hand, win="4s", how="self", seat="W", rules=variant_file(tmp_path, "jiahu: shape\n"))
+    shape = S.score(
+        hand, win="4s", how="self", seat="W", rules=variant_file(tmp_path, "jiahu: shape\n")
+    )
     assert "jiahu" in {i.name for i in anymode.fan_items}
     assert "jiahu" not in {i.name for i in shape.fan_items}
 
@@ -263,7 +272,9 @@ def test_quemen_and_piao_exempt(tmp_path):
     assert S.score(two_suits, win="1p", rules=variant_file(tmp_path, "quemen: true\n")).legal
     piao_no_s = "111m999p55p777z22z"  # a 飘胡 without 条
     assert not S.score(piao_no_s, win="2z").legal
-    assert S.score(piao_no_s, win="2z", rules=variant_file(tmp_path, "piao_exempt: true\n", "p.yaml")).legal
+    assert S.score(
+        piao_no_s, win="2z", rules=variant_file(tmp_path, "piao_exempt: true\n", "p.yaml")
+    ).legal
 
 
 def test_sanfeng_and_xiaoji_kongs(tmp_path):
@@ -272,7 +283,9 @@ def test_sanfeng_and_xiaoji_kongs(tmp_path):
     v = variant_file(tmp_path, "sanfeng_dan: true\nxiaoji_feidan: true\n")
     r = S.score("123m456p46s55s[123z]", win="5s", rules=v)  # 三风蛋: a 旋风杠
     assert r.legal and r.kong_payments["S"] == 3
-    r = S.score("123m456p46s55s[1s56z]", win="5s", kongs="E:[1231z]", rules=v)  # 小鸡飞蛋; 三风蛋 + 补
+    r = S.score(
+        "123m456p46s55s[1s56z]", win="5s", kongs="E:[1231z]", rules=v
+    )  # 小鸡飞蛋; 三风蛋 + 补
     assert r.kong_payments == {"E": 6 - 1, "S": 3 - 2, "W": -3, "N": -3}
 
 
@@ -280,7 +293,12 @@ def test_bao_forbidden_without_yaojiu(tmp_path):
     hand = "22m78m456p345s555s"  # 断幺九, waits 6m (no 幺九: illegal) and 9m
     r = S.score(hand, how="mobao", bao="3p")
     assert not r.legal and r.reasons == ["duanyaojiu"]
-    r = S.score(hand, how="mobao", bao="3p", rules=variant_file(tmp_path, "bao_forbidden_without_yaojiu: false\n"))
+    r = S.score(
+        hand,
+        how="mobao",
+        bao="3p",
+        rules=variant_file(tmp_path, "bao_forbidden_without_yaojiu: false\n"),
+    )
     assert r.legal and r.stands_for == "9m"
 
 
@@ -348,12 +366,16 @@ def reference_payments(r, v):
 
 
 def sets_and_pair():
-    chow = st.tuples(st.sampled_from((0, 9, 18)), st.integers(0, 6)).map(lambda x: [x[0] + x[1] + i for i in range(3)])
+    chow = st.tuples(st.sampled_from((0, 9, 18)), st.integers(0, 6)).map(
+        lambda x: [x[0] + x[1] + i for i in range(3)]
+    )
     pung = st.integers(0, 33).map(lambda t: [t] * 3)
     pair = st.integers(0, 33).map(lambda t: [t] * 2)
-    return st.tuples(st.lists(st.one_of(chow, pung), min_size=4, max_size=4), pair).map(
-        lambda x: sum(x[0], []) + x[1]
-    ).filter(lambda ts: max(ts.count(t) for t in ts) <= 4)
+    return (
+        st.tuples(st.lists(st.one_of(chow, pung), min_size=4, max_size=4), pair)
+        .map(lambda x: sum(x[0], []) + x[1])
+        .filter(lambda ts: max(ts.count(t) for t in ts) <= 4)
+    )
 
 
 def name(t):
@@ -401,15 +423,42 @@ def test_cli_score_json_fields():
     res = runner.invoke(app, ["score", JIA_HAND, "--by", "mobao", "--bao", "9p", "--json"])
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
-    for key in ("legal", "reasons", "fan_items", "fan_by_seat", "payments", "kong_payments", "total"):
+    for key in (
+        "legal",
+        "reasons",
+        "fan_items",
+        "fan_by_seat",
+        "payments",
+        "kong_payments",
+        "total",
+    ):
         assert key in d
-    assert d["fan_items"][0] == {"name": "win", "name_zh": "平胡", "fan": 1, "seats": ["E", "W", "N"]}
+    assert d["fan_items"][0] == {
+        "name": "win",
+        "name_zh": "平胡",
+        "fan": 1,
+        "seats": ["E", "W", "N"],
+    }
     assert d["payments"] == {"E": -32, "S": 64, "W": -16, "N": -16}
 
 
 def test_cli_score_table_and_kongs():
     res = runner.invoke(
-        app, ["score", JIA_HAND, "--win", "5s", "--by", "discard", "--from", "W", "--kongs", "E:(5555m)", "--base", "2"]
+        app,
+        [
+            "score",
+            JIA_HAND,
+            "--win",
+            "5s",
+            "--by",
+            "discard",
+            "--from",
+            "W",
+            "--kongs",
+            "E:(5555m)",
+            "--base",
+            "2",
+        ],
     )
     assert res.exit_code == 0, res.output
     assert "夹胡" in res.stdout and "total x 2" in res.stdout and "(5555m)" in res.stdout
@@ -421,6 +470,10 @@ def test_cli_check_exit_codes():
     good = runner.invoke(app, ["score", JIA_HAND, "--win", "5s", "--check"])
     assert good.exit_code == 0
     usage = runner.invoke(app, ["score", JIA_HAND, "--win", "5s", "--by", "discard"])
-    assert usage.exit_code == 2 and usage.stderr.startswith("error: ") and "Traceback" not in usage.output
+    assert (
+        usage.exit_code == 2
+        and usage.stderr.startswith("error: ")
+        and "Traceback" not in usage.output
+    )
     variant = runner.invoke(app, ["score", JIA_HAND, "--win", "5s", "--rules", "nosuch"])
     assert variant.exit_code == 3

@@ -12,7 +12,15 @@ import numpy as np
 from numba import njit
 
 from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
-from .layout import HOW_DUIBAO, HOW_MOBAO, N_FAN, N_KINDS, RD_LEN, RD_QIDUI, RV_BAO_FORBIDDEN_WITHOUT_YAOJIU
+from .layout import (
+    HOW_DUIBAO,
+    HOW_MOBAO,
+    N_FAN,
+    N_KINDS,
+    RD_LEN,
+    RD_QIDUI,
+    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
+)
 from .score import fan_items, is_haohua, score_win
 
 # look_block codes
@@ -103,8 +111,24 @@ def bao_outcome(c, bao, ms, own, rv, tb, out):
 
 
 @njit(cache=True)
-def score_any(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd, items,
-              fan_out, pay_out, res):
+def score_any(
+    c,
+    win,
+    ms,
+    own,
+    how,
+    winner,
+    dealer,
+    discarder,
+    declared,
+    rv,
+    tb,
+    rd,
+    items,
+    fan_out,
+    pay_out,
+    res,
+):
     """Judge and score one win of any kind (HOW_*), the bao rules included.
 
     For 摸宝 and 对宝 the hand must be allowed to look at the bao; a 摸宝 is scored on the wait
@@ -115,7 +139,7 @@ def score_any(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb,
     res[0] = 0
     res[1] = win
     res[2] = LOOK_OK
-    if how == HOW_MOBAO or how == HOW_DUIBAO:
+    if how == HOW_MOBAO or how == HOW_DUIBAO:  # noqa: SIM109 (plain comparisons for Numba)
         block = look_block(c, ms, own, rv, tb)
         if block != LOOK_OK:
             res[2] = block
@@ -130,7 +154,22 @@ def score_any(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb,
         if how == HOW_MOBAO:
             win = bao_stands_for(c, ms, own, rv, tb, rd)
             res[1] = win
-    legal = score_win(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd,
-                      items, fan_out, pay_out)
+    legal = score_win(
+        c,
+        win,
+        ms,
+        own,
+        how,
+        winner,
+        dealer,
+        discarder,
+        declared,
+        rv,
+        tb,
+        rd,
+        items,
+        fan_out,
+        pay_out,
+    )
     res[0] = 1 if legal else 0
     return legal

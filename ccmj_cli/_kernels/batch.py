@@ -88,15 +88,48 @@ def plain_many(buf, starts, ends, drawn, c_out, own_out, ok):
 
 
 @njit(cache=True, parallel=True)
-def score_many(c, ms, own, win, how, winner, discarder, declared, active, dealer, rv, tb,
-               res, fails, items, fan_out, pay_out):
+def score_many(
+    c,
+    ms,
+    own,
+    win,
+    how,
+    winner,
+    discarder,
+    declared,
+    active,
+    dealer,
+    rv,
+    tb,
+    res,
+    fails,
+    items,
+    fan_out,
+    pay_out,
+):
     """Score each active row: ``res[i]`` = (legal, tile scored on, LOOK_* code)."""
     for i in prange(c.shape[0]):
         if not active[i]:
             continue
         rd = np.zeros(RD_LEN, np.int64)
-        score_any(c[i], win[i], ms[i], own[i], how[i], winner[i], dealer, discarder[i],
-                  declared[i], rv, tb, rd, items[i], fan_out[i], pay_out[i], res[i])
+        score_any(
+            c[i],
+            win[i],
+            ms[i],
+            own[i],
+            how[i],
+            winner[i],
+            dealer,
+            discarder[i],
+            declared[i],
+            rv,
+            tb,
+            rd,
+            items[i],
+            fan_out[i],
+            pay_out[i],
+            res[i],
+        )
         fails[i] = rd[RD_FAILS]
 
 

@@ -8,6 +8,7 @@ dealer) plus 点炮 (this loser discarded the winning tile).
 import numpy as np
 from numba import njit
 
+from .judge import judge_win
 from .layout import (
     CHUN,
     FAN_BAO,
@@ -21,6 +22,7 @@ from .layout import (
     FAN_QIDUI,
     FAN_WIN,
     FAN_ZIMO,
+    FIRST_SPECIAL,
     HAKU,
     HATSU,
     HOW_DISCARD,
@@ -35,6 +37,7 @@ from .layout import (
     MELD_ANKONG,
     MELD_KONG,
     N_FAN,
+    N_KINDS,
     N_SEATS,
     ONE_P,
     ONE_S,
@@ -48,11 +51,7 @@ from .layout import (
     RV_DIANPAO,
     RV_FAN_BASE,
     RV_KONG_BASE,
-    FIRST_SPECIAL,
-    N_KINDS,
-    RD_QIDUI as _RD_QIDUI,
 )
-from .judge import judge_win
 
 DIANPAO_ALL_PAY = 0
 DIANPAO_DISCARDER_ONLY = 1
@@ -192,7 +191,7 @@ def score_win(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb,
             fan_out[s] = 0
             pay_out[s] = 0
         return False
-    haohua = rd[_RD_QIDUI] == 1 and is_haohua(c, win)
+    haohua = rd[RD_QIDUI] == 1 and is_haohua(c, win)
     fan_items(rd, how, haohua, rv, items)
     settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out, pay_out)
     return True

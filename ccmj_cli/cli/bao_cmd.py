@@ -16,7 +16,9 @@ def register(app: typer.Typer):
         hand: Annotated[str, typer.Argument(help="A 13-tile tenpai hand (melds included).")],
         bao_tile: Annotated[str, typer.Option("--bao", "-b", help="The bao tile, e.g. 5s.")],
         visible: VisibleOpt = None,
-        seat: Annotated[str, typer.Option("--seat", help="The player's seat E S W N (the dealer sits E).")] = "S",
+        seat: Annotated[
+            str, typer.Option("--seat", help="The player's seat E S W N (the dealer sits E).")
+        ] = "S",
         base: Annotated[int, typer.Option("--base", min=1, help="Money per base unit.")] = 1,
         rules: RulesOpt = None,
         json: JsonOpt = False,

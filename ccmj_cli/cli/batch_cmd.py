@@ -32,8 +32,17 @@ def register(app: typer.Typer):
     @app.command()
     @handles_errors
     def batch(
-        file: Annotated[str, typer.Argument(help="CSV of wins (header: hand,win,how,seat,from,bao,base[,kongs,declared]); '-' = stdin.")],
-        output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout ('-' = stdout).")] = None,
+        file: Annotated[
+            str,
+            typer.Argument(
+                help="CSV of wins (header: hand,win,how,seat,from,bao,base[,kongs,declared]); "
+                "'-' = stdin."
+            ),
+        ],
+        output: Annotated[
+            str | None,
+            typer.Option("--output", "-o", help="Write here instead of stdout ('-' = stdout)."),
+        ] = None,
         rules: RulesOpt = None,
         json: JsonOpt = False,
     ):

@@ -11,7 +11,8 @@ from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
 
 KONGS_HELP = (
     "Kongs held by any seat, beside those in HAND: SEAT:MELDS items separated by commas, "
-    "e.g. 'E:(5555m),W:[1234z][567z]'. Open [5555m], concealed (5555m), special kongs with 补 tiles."
+    "e.g. 'E:(5555m),W:[1234z][567z]'. Open [5555m], concealed (5555m), "
+    "special kongs with 补 tiles."
 )
 
 
@@ -19,16 +20,36 @@ def register(app: typer.Typer):
     @app.command()
     @handles_errors
     def score(
-        hand: Annotated[str, typer.Argument(help="The winner's hand before the win (or with the winning tile), melds included.")],
-        win: Annotated[str | None, typer.Option("--win", "-w", help="The winning tile (摸宝/对宝: optional, the bao).")] = None,
-        by: Annotated[str, typer.Option("--by", help="How the hand was won: self | discard | mobao | duibao.")] = "self",
-        seat: Annotated[str, typer.Option("--seat", help="The winner's seat E S W N (the dealer sits E).")] = "S",
-        from_: Annotated[str | None, typer.Option("--from", help="The discarder's seat (discard wins).")] = None,
-        declared: Annotated[bool, typer.Option("--declared", help="The discarder had declared tenpai (报听).")] = False,
-        bao: Annotated[str | None, typer.Option("--bao", help="The bao tile (摸宝 / 对宝).")] = None,
+        hand: Annotated[
+            str,
+            typer.Argument(
+                help="The winner's hand before the win (or with the winning tile), melds included."
+            ),
+        ],
+        win: Annotated[
+            str | None,
+            typer.Option("--win", "-w", help="The winning tile (摸宝/对宝: optional, the bao)."),
+        ] = None,
+        by: Annotated[
+            str, typer.Option("--by", help="How the hand was won: self | discard | mobao | duibao.")
+        ] = "self",
+        seat: Annotated[
+            str, typer.Option("--seat", help="The winner's seat E S W N (the dealer sits E).")
+        ] = "S",
+        from_: Annotated[
+            str | None, typer.Option("--from", help="The discarder's seat (discard wins).")
+        ] = None,
+        declared: Annotated[
+            bool, typer.Option("--declared", help="The discarder had declared tenpai (报听).")
+        ] = False,
+        bao: Annotated[
+            str | None, typer.Option("--bao", help="The bao tile (摸宝 / 对宝).")
+        ] = None,
         kongs: Annotated[str | None, typer.Option("--kongs", help=KONGS_HELP)] = None,
         base: Annotated[int, typer.Option("--base", min=1, help="Money per base unit.")] = 1,
-        check: Annotated[bool, typer.Option("--check", help="Exit 1 when the win is not legal.")] = False,
+        check: Annotated[
+            bool, typer.Option("--check", help="Exit 1 when the win is not legal.")
+        ] = False,
         rules: RulesOpt = None,
         json: JsonOpt = False,
     ):

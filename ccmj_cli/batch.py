@@ -158,33 +158,29 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     pick = operator.itemgetter(*present) if present else (lambda row: ())
     slots = [present.index(i) if i is not None else None for i in opt_cols]
     errors: list[str | None] = [None] * n
-    opts: list = [None] * n
-    slow: list[int] = []
-    drawn = np.full(n, -1, np.int64)
-    hands = []
     for i, row in enumerate(part):
         if len(row) != width:
             if len(row) > width:
-                hands.append("")
                 errors[i] = f"row has {len(row)} cells, the header {width}"
-                continue
-            row = part[i] = row + [""] * (width - len(row))
-        hands.append(row[ih])
-        key = pick(row)
-        if len(present) == 1:
-            key = (key,)
-        o = _OPTS.get(key)
-        if o is None:
+                part[i] = row[:width]
+            else:
+                part[i] = row + [""] * (width - len(row))
+    keys = list(map(pick, part)) if len(present) != 1 else [(pick(row),) for row in part]
+    get = _OPTS.get
+    opts: list = list(map(get, keys))
+    for i, o in enumerate(opts):
+        if o is None and errors[i] is None:
+            key = keys[i]
             try:
-                o = _options(*(key[j] if j is not None else "" for j in slots))
+                opts[i] = _OPTS[key] = _options(*(key[j] if j is not None else "" for j in slots))
             except CcmjError as e:
                 errors[i] = e.message
-                continue
-            _OPTS[key] = o
-        opts[i] = o
-        drawn[i] = o[0]
-        if ikongs is not None and row[ikongs]:
-            slow.append(i)
+    for i, e in enumerate(errors):
+        if e is not None:
+            opts[i] = None
+    hands = [row[ih] for row in part]
+    drawn = np.fromiter((o[0] if o is not None else -1 for o in opts), np.int64, n)
+    slow = [i for i, row in enumerate(part) if row[ikongs]] if ikongs is not None else []
     text = "\n".join(hands)
     lengths = np.fromiter(map(len, hands), np.int64, n)
     if text.isascii():
@@ -238,24 +234,33 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
         fan,
         pay,
     )
-    return _format(
-        part,
-        width,
-        errors,
-        opts,
-        kong_rows,
-        res.tolist(),
-        fails.tolist(),
-        items.tolist(),
-        fan.tolist(),
-        pay.tolist(),
-        rv,
-        as_json,
-        columns,
+    base = np.fromiter((o[5] for o in good), np.int64, n)
+    kong = np.zeros((n, L.N_SEATS), np.int64)
+    for i, k in kong_rows.items():
+        if k is not None and errors[i] is None:
+            kong[i] = k[0]
+    if as_json:
+        return _format_json(
+            part,
+            width,
+            errors,
+            opts,
+            kong_rows,
+            res.tolist(),
+            fails.tolist(),
+            items.tolist(),
+            fan.tolist(),
+            pay.tolist(),
+            rv,
+            columns,
+        )
+    return _format_csv(
+        part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
     )
 
 
 _NO_ROW = (0, 0, 0, -1, -1, 1, False)
+_PREFIXES: dict[int, dict[bytes, list]] = {}  # result signature -> text cells, per variant
 _OPTS: dict = {}
 
 
@@ -279,24 +284,65 @@ def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
     return kong_pay.tolist(), lines
 
 
-def _format(
-    part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, as_json, columns
+def _prefix(sig: tuple, rv_key: int) -> list:
+    """legal, reasons, stands_for, fan_items for one result signature (see ``_format_csv``)."""
+    items = sig[: L.N_FAN]
+    legal, scored, look, fails, winner, disc, how = sig[L.N_FAN :]
+    reasons = ";".join(_reasons(legal, look, fails))
+    stands = T.tile_name(scored) if scored >= 0 else ""
+    fan_txt = _fan_text(tuple(items), winner, disc, how, rv_key) if legal else ""
+    return ["true" if legal else "false", reasons, stands, fan_txt]
+
+
+def _format_csv(
+    part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
 ):
+    """Output rows, vectorised: rows that share a result signature share their text cells."""
+    n = len(part)
+    money = (pay + kong) * base[:, None]
+    tail = np.concatenate([fan, money], axis=1).tolist()
+    scored = np.where((how == L.HOW_MOBAO) & (res[:, 2] == LOOK_OK), res[:, 1], -1)
+    sig = np.ascontiguousarray(
+        np.column_stack([items, res[:, 0], scored, res[:, 2], fails, winner, disc, how])
+    )
+    width_b = sig.shape[1] * sig.itemsize
+    raw = sig.tobytes()
+    rv_key = id(rv)
+    cache = _PREFIXES.setdefault(rv_key, {})
+    prefixes = []
+    for i in range(n):
+        k = raw[i * width_b : (i + 1) * width_b]
+        p = cache.get(k)
+        if p is None:
+            p = cache[k] = _prefix(tuple(sig[i].tolist()), rv_key)
+        prefixes.append(p)
+    blank = [""] * (len(RESULT_COLUMNS) - 1)
     out = []
     nfail = 0
-    rv_key = id(rv)
+    for i in range(n):
+        row = part[i]
+        err = errors[i]
+        if err is not None:
+            nfail += 1
+            cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
+            out.append(cells + blank + [err])
+        else:
+            out.append(row + prefixes[i] + tail[i] + [""])
+    return out, nfail
+
+
+def _format_json(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, columns):
+    out = []
+    nfail = 0
     names = T.tile_name
     for i, row in enumerate(part):
         cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
         err = errors[i]
         if err is not None:
             nfail += 1
-            if as_json:
-                d = dict(zip(columns, cells, strict=False))
-                d["error"] = err
-                out.append(json.dumps(d, ensure_ascii=False) + "\n")
-            else:
-                out.append(cells + [""] * (len(RESULT_COLUMNS) - 1) + [err])
+            d = dict(zip(columns, cells, strict=False))
+            d["error"] = err
+            out.append(json.dumps(d, ensure_ascii=False) + "\n")
             continue
         w, h_how, winner, disc, bao_t, base, _ = opts[i]
         legal, scored, look = res[i]
@@ -304,47 +350,25 @@ def _format(
         kong = kong_rows.get(i)
         p = pay[i]
         if kong is not None:
-            p = [a + b for a, b in zip(p, kong[0], strict=False)]
+            p = [a + b for a, b in zip(p, kong[0], strict=True)]
         stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
-        if as_json:
-            d = dict(zip(columns, cells, strict=False))
-            fan_list = S._fan_items(np.array(items[i]), winner, disc, h_how, rv) if legal else []
-            d.update(
-                legal=bool(legal),
-                reasons=list(reasons),
-                stands_for=stands or None,
-                fan_items=[
-                    {"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
-                    for x in fan_list
-                ],
-                fan_by_seat=dict(zip(S.SEATS, fan[i], strict=False)),
-                payments=dict(zip(S.SEATS, pay[i], strict=False)),
-                kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0], strict=False)),
-                total=dict(zip(S.SEATS, p, strict=False)),
-                base=base,
-                total_amount={s: x * base for s, x in zip(S.SEATS, p, strict=False)},
-                error=None,
-            )
-            out.append(json.dumps(d, ensure_ascii=False) + "\n")
-            continue
-        fan_txt = _fan_text(tuple(items[i]), winner, disc, h_how, rv_key) if legal else ""
-        f = fan[i]
-        out.append(
-            cells
-            + [
-                "true" if legal else "false",
-                ";".join(reasons),
-                stands,
-                fan_txt,
-                f[0],
-                f[1],
-                f[2],
-                f[3],
-                p[0] * base,
-                p[1] * base,
-                p[2] * base,
-                p[3] * base,
-                "",
-            ]
+        d = dict(zip(columns, cells, strict=False))
+        fan_list = S._fan_items(np.array(items[i]), winner, disc, h_how, rv) if legal else []
+        d.update(
+            legal=bool(legal),
+            reasons=list(reasons),
+            stands_for=stands or None,
+            fan_items=[
+                {"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
+                for x in fan_list
+            ],
+            fan_by_seat=dict(zip(S.SEATS, fan[i], strict=True)),
+            payments=dict(zip(S.SEATS, pay[i], strict=True)),
+            kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0], strict=True)),
+            total=dict(zip(S.SEATS, p, strict=True)),
+            base=base,
+            total_amount={s: x * base for s, x in zip(S.SEATS, p, strict=True)},
+            error=None,
         )
+        out.append(json.dumps(d, ensure_ascii=False) + "\n")
     return out, nfail

@@ -179,7 +179,9 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
         if e is not None:
             opts[i] = None
     hands = [row[ih] for row in part]
-    drawn = np.fromiter((o[0] if o is not None else -1 for o in opts), np.int64, n)
+    table = np.array([_NO_ROW if o is None else o for o in opts], np.int64)  # one row per input
+    drawn = table[:, 0].copy()
+    drawn[[o is None for o in opts]] = -1
     slow = [i for i, row in enumerate(part) if row[ikongs]] if ikongs is not None else []
     text = "\n".join(hands)
     lengths = np.fromiter(map(len, hands), np.int64, n)
@@ -210,10 +212,8 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     win, how, winner, disc, decl = (
         buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared")
     )
-    good = [o if e is None else _NO_ROW for o, e in zip(opts, errors, strict=False)]
     active[:] = [e is None for e in errors]
-    cols = list(zip(*good, strict=False))
-    win[:], how[:], winner[:], disc[:], decl[:] = cols[0], cols[1], cols[2], cols[3], cols[6]
+    win[:], how[:], winner[:], disc[:], decl[:] = (table[:, j] for j in (0, 1, 2, 3, 6))
     res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
     score_many(
         c,
@@ -234,7 +234,7 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
         fan,
         pay,
     )
-    base = np.fromiter((o[5] for o in good), np.int64, n)
+    base = table[:, 5]
     kong = np.zeros((n, L.N_SEATS), np.int64)
     for i, k in kong_rows.items():
         if k is not None and errors[i] is None:
@@ -260,7 +260,7 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
 
 
 _NO_ROW = (0, 0, 0, -1, -1, 1, False)
-_PREFIXES: dict[int, dict[bytes, list]] = {}  # result signature -> text cells, per variant
+_PREFIXES: dict[int, dict[int, list]] = {}  # result signature -> text cells, per variant
 _OPTS: dict = {}
 
 
@@ -302,20 +302,38 @@ def _format_csv(
     money = (pay + kong) * base[:, None]
     tail = np.concatenate([fan, money], axis=1).tolist()
     scored = np.where((how == L.HOW_MOBAO) & (res[:, 2] == LOOK_OK), res[:, 1], -1)
-    sig = np.ascontiguousarray(
-        np.column_stack([items, res[:, 0], scored, res[:, 2], fails, winner, disc, how])
+    # which items are scored (their values come from the variant) + the rest of the outcome
+    mask = (items != 0) @ (1 << np.arange(L.N_FAN, dtype=np.int64))
+    key = (
+        mask
+        | res[:, 0] << 11
+        | (scored + 1) << 12
+        | res[:, 2] << 18
+        | fails << 20
+        | winner << 26
+        | (disc + 1) << 28
+        | how << 31
     )
-    width_b = sig.shape[1] * sig.itemsize
-    raw = sig.tobytes()
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     rv_key = id(rv)
     cache = _PREFIXES.setdefault(rv_key, {})
-    prefixes = []
-    for i in range(n):
-        k = raw[i * width_b : (i + 1) * width_b]
+    texts = []
+    for k, i in zip(uniq.tolist(), first.tolist(), strict=True):
         p = cache.get(k)
         if p is None:
-            p = cache[k] = _prefix(tuple(sig[i].tolist()), rv_key)
-        prefixes.append(p)
+            sig = (
+                *items[i].tolist(),
+                res[i, 0],
+                scored[i],
+                res[i, 2],
+                fails[i],
+                winner[i],
+                disc[i],
+                how[i],
+            )
+            p = cache[k] = _prefix(tuple(int(x) for x in sig), rv_key)
+        texts.append(p)
+    prefixes = [texts[j] for j in inv.reshape(-1).tolist()]
     blank = [""] * (len(RESULT_COLUMNS) - 1)
     out = []
     nfail = 0

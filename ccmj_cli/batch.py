@@ -84,6 +84,15 @@ def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> st
 _RV: dict[int, np.ndarray] = {}
 
 
+@lru_cache(maxsize=4096)
+def _fan_json(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> str:
+    fan_list = S._fan_items(np.array(items), winner, disc, how, _RV[rv_key])
+    return json.dumps(
+        [{"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats} for x in fan_list],
+        ensure_ascii=False,
+    )
+
+
 @lru_cache(maxsize=256)
 def _reasons(legal: int, look: int, fails: int) -> tuple[str, ...]:
     if look != LOOK_OK:
@@ -371,22 +380,19 @@ def _format_json(part, width, errors, opts, kong_rows, res, fails, items, fan, p
             p = [a + b for a, b in zip(p, kong[0], strict=True)]
         stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
         d = dict(zip(columns, cells, strict=False))
-        fan_list = S._fan_items(np.array(items[i]), winner, disc, h_how, rv) if legal else []
+        fan_json = _fan_json(tuple(items[i]), winner, disc, h_how, id(rv)) if legal else "[]"
         d.update(
             legal=bool(legal),
             reasons=list(reasons),
             stands_for=stands or None,
-            fan_items=[
-                {"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats}
-                for x in fan_list
-            ],
             fan_by_seat=dict(zip(S.SEATS, fan[i], strict=True)),
             payments=dict(zip(S.SEATS, pay[i], strict=True)),
             kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0], strict=True)),
             total=dict(zip(S.SEATS, p, strict=True)),
             base=base,
             total_amount={s: x * base for s, x in zip(S.SEATS, p, strict=True)},
-            error=None,
         )
-        out.append(json.dumps(d, ensure_ascii=False) + "\n")
+        # the fan items text is cached per outcome: splice it in rather than re-encode it
+        text = json.dumps(d, ensure_ascii=False)
+        out.append(f'{text[:-1]}, "fan_items": {fan_json}, "error": null}}\n')
     return out, nfail

@@ -23,7 +23,9 @@ from .rules import Variant, load_variant
 from .scoring import LOOK_REASONS, ScoreResult, parse_hand, score, tile
 
 OUTCOMES = {BAO_DUIBAO: "duibao", 1: "mobao_possible", BAO_CANNOT_LOOK: "cannot_look"}
-PUBLIC_MELDS = frozenset(range(L.MELD_ANKONG)) | frozenset(range(L.FIRST_SPECIAL, 8))
+PUBLIC_MELDS = frozenset(range(L.MELD_ANKONG)) | frozenset(
+    range(L.FIRST_SPECIAL, L.MELD_JIUDAN + 1)
+)
 
 
 @dataclass(frozen=True)

@@ -307,7 +307,6 @@ def _format_csv(
     part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
 ):
     """Output rows, vectorised: rows that share a result signature share their text cells."""
-    n = len(part)
     money = (pay + kong) * base[:, None]
     tail = np.concatenate([fan, money], axis=1).tolist()
     scored = np.where((how == L.HOW_MOBAO) & (res[:, 2] == LOOK_OK), res[:, 1], -1)
@@ -343,18 +342,14 @@ def _format_csv(
             p = cache[k] = _prefix(tuple(int(x) for x in sig), rv_key)
         texts.append(p)
     prefixes = [texts[j] for j in inv.reshape(-1).tolist()]
+    no_error = [""]
+    out = [r + p + t + no_error for r, p, t in zip(part, prefixes, tail, strict=True)]
     blank = [""] * (len(RESULT_COLUMNS) - 1)
-    out = []
     nfail = 0
-    for i in range(n):
-        row = part[i]
-        err = errors[i]
+    for i, err in enumerate(errors):
         if err is not None:
             nfail += 1
-            cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
-            out.append(cells + blank + [err])
-        else:
-            out.append(row + prefixes[i] + tail[i] + [""])
+            out[i] = part[i] + blank + [err]
     return out, nfail
 
 

@@ -44,7 +44,9 @@ FAN_NAMES = (
     ("chongbao", "冲宝"),
 )
 LOOK_REASONS = {1: "not_tenpai", 2: "duanyaojiu"}
-KONG_KINDS = frozenset((L.MELD_KONG, L.MELD_ANKONG)) | frozenset(range(L.FIRST_SPECIAL, 8))
+KONG_KINDS = frozenset((L.MELD_KONG, L.MELD_ANKONG)) | frozenset(
+    range(L.FIRST_SPECIAL, L.MELD_JIUDAN + 1)
+)
 
 
 @dataclass(frozen=True)

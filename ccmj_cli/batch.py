@@ -74,10 +74,10 @@ def _options(win, how, seat, frm, bao, base, declared):
 
 
 @lru_cache(maxsize=4096)
-def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> str:
+def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int, charged: tuple) -> str:
     rv = _RV[rv_key]
     return " ".join(
-        f"{i.name}:{i.fan}" for i in S._fan_items(np.array(items), winner, disc, how, rv)
+        f"{i.name}:{i.fan}" for i in S.fan_item_list(items, winner, disc, how, rv, charged)
     )
 
 
@@ -85,8 +85,8 @@ _RV: dict[int, np.ndarray] = {}
 
 
 @lru_cache(maxsize=4096)
-def _fan_json(items: tuple, winner: int, disc: int, how: int, rv_key: int) -> str:
-    fan_list = S._fan_items(np.array(items), winner, disc, how, _RV[rv_key])
+def _fan_json(items: tuple, winner: int, disc: int, how: int, rv_key: int, charged: tuple) -> str:
+    fan_list = S.fan_item_list(items, winner, disc, how, _RV[rv_key], charged)
     return json.dumps(
         [{"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats} for x in fan_list],
         ensure_ascii=False,
@@ -293,13 +293,13 @@ def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
     return kong_pay.tolist(), lines
 
 
-def _prefix(sig: tuple, rv_key: int) -> list:
+def _prefix(sig: tuple, rv_key: int, charged: tuple) -> list:
     """legal, reasons, stands_for, fan_items for one result signature (see ``_format_csv``)."""
     items = sig[: L.N_FAN]
     legal, scored, look, fails, winner, disc, how = sig[L.N_FAN :]
     reasons = ";".join(_reasons(legal, look, fails))
     stands = T.tile_name(scored) if scored >= 0 else ""
-    fan_txt = _fan_text(tuple(items), winner, disc, how, rv_key) if legal else ""
+    fan_txt = _fan_text(tuple(items), winner, disc, how, rv_key, charged) if legal else ""
     return ["true" if legal else "false", reasons, stands, fan_txt]
 
 
@@ -339,7 +339,8 @@ def _format_csv(
                 disc[i],
                 how[i],
             )
-            p = cache[k] = _prefix(tuple(int(x) for x in sig), rv_key)
+            charged = tuple(s for s in range(L.N_SEATS) if fan[i, s] > 0)
+            p = cache[k] = _prefix(tuple(int(x) for x in sig), rv_key, charged)
         texts.append(p)
     prefixes = [texts[j] for j in inv.reshape(-1).tolist()]
     no_error = [""]
@@ -375,7 +376,10 @@ def _format_json(part, width, errors, opts, kong_rows, res, fails, items, fan, p
             p = [a + b for a, b in zip(p, kong[0], strict=True)]
         stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
         d = dict(zip(columns, cells, strict=False))
-        fan_json = _fan_json(tuple(items[i]), winner, disc, h_how, id(rv)) if legal else "[]"
+        charged = tuple(s for s in range(L.N_SEATS) if fan[i][s] > 0)
+        fan_json = (
+            _fan_json(tuple(items[i]), winner, disc, h_how, id(rv), charged) if legal else "[]"
+        )
         d.update(
             legal=bool(legal),
             reasons=list(reasons),

@@ -154,19 +154,27 @@ def _seat_dict(arr, scale: int = 1) -> dict[str, int]:
     return {SEATS[i]: int(arr[i]) * scale for i in range(L.N_SEATS)}
 
 
-def _fan_items(items: np.ndarray, winner: int, discarder: int, how: int, rv) -> list[FanItem]:
-    losers = [s for s in range(L.N_SEATS) if s != winner]
+def fan_item_list(
+    items, winner: int, discarder: int, how: int, rv, charged: tuple[int, ...]
+) -> list[FanItem]:
+    """The fan items of a legal win, each with the losers it is charged to.
+
+    ``items``: the kernel's per-item fan (``fan_items``); ``charged``: the seats that pay (fan > 0
+    in ``settle``'s ``fan_out``). 庄 goes to every loser when the winner is the dealer, else to the
+    dealer; 点炮 to the discarder. An item charged to nobody is left out.
+    """
+    losers = [SEATS[s] for s in range(L.N_SEATS) if s in charged]
     out = [
-        FanItem(FAN_NAMES[i][0], FAN_NAMES[i][1], int(items[i]), [SEATS[s] for s in losers])
+        FanItem(FAN_NAMES[i][0], FAN_NAMES[i][1], int(items[i]), losers)
         for i in range(L.N_FAN)
         if items[i]
     ]
     dealer_fan = int(rv[L.RV_FAN_BASE + L.FAN_DEALER])
-    if dealer_fan:
-        seats = losers if winner == DEALER else [DEALER]
-        out.append(FanItem("dealer", "庄", dealer_fan, [SEATS[s] for s in seats]))
+    dealer_seats = charged if winner == DEALER else tuple(s for s in charged if s == DEALER)
+    if dealer_fan and dealer_seats:
+        out.append(FanItem("dealer", "庄", dealer_fan, [SEATS[s] for s in dealer_seats]))
     dianpao_fan = int(rv[L.RV_FAN_BASE + L.FAN_DIANPAO])
-    if how == L.HOW_DISCARD and dianpao_fan:
+    if how == L.HOW_DISCARD and dianpao_fan and discarder in charged:
         out.append(FanItem("dianpao", "点炮", dianpao_fan, [SEATS[discarder]]))
     order = {name: i for i, (name, _) in enumerate(FAN_NAMES)}
     return sorted(out, key=lambda x: order[x.name])
@@ -321,7 +329,8 @@ def score(
     else:
         reasons = [] if legal else reasons_of(int(rd[L.RD_FAILS]))
     kong_pay, kong_lines = kong_settlement([(winner, m) for m in h.melds] + others, rv)
-    fan_list = _fan_items(items, winner, d, h_how, rv) if legal else []
+    charged = tuple(int(x) for x in np.flatnonzero(fan_out))
+    fan_list = fan_item_list(items, winner, d, h_how, rv, charged) if legal else []
     total = pay + kong_pay
     scored = int(res[1])
     return ScoreResult(

@@ -68,6 +68,13 @@ def test_quanbao_discarder_covers_unless_declared_and_caps():
 def test_yijiafu_only_the_discarder_pays():
     r = S.score(JIA_HAND, win="5s", how="discard", discarder="N", rules="yijiafu")
     assert r.payments == {"E": 0, "S": 8, "W": 0, "N": -8}  # N: 1 + 门清 + 夹 + 点炮 = 4 fan
+    # the items are charged to N alone: no 庄 item (the dealer pays nothing here)
+    assert [(i.name, i.seats) for i in r.fan_items] == [
+        ("win", ["N"]),
+        ("menqing", ["N"]),
+        ("jiahu", ["N"]),
+        ("dianpao", ["N"]),
+    ]
     r = S.score(JIA_HAND, win="5s", how="self", rules="yijiafu")  # self-draw: all pay as usual
     assert r.payments == {"E": -16, "S": 32, "W": -8, "N": -8}
 

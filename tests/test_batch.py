@@ -165,7 +165,7 @@ def random_rows(n, seed):
     return rows
 
 
-@pytest.mark.parametrize("preset", ["default", "kuansong", "quanbao"])
+@pytest.mark.parametrize("preset", ["default", "kuansong", "quanbao", "yijiafu"])
 def test_batch_agrees_with_score(preset):
     v = load_variant(preset)
     rows = random_rows(300, seed=hash(preset) % 1000)

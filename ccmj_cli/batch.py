@@ -322,6 +322,7 @@ def _format_csv(
         | (disc + 1) << 28
         | how << 31
     )
+    key[[e is not None for e in errors]] = -1  # rows in error have no outcome
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     rv_key = id(rv)
     cache = _PREFIXES.setdefault(rv_key, {})

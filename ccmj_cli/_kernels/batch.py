@@ -109,7 +109,14 @@ def score_many(
 ):
     """Score each active row: ``res[i]`` = (legal, tile scored on, LOOK_* code)."""
     for i in prange(c.shape[0]):
-        if not active[i]:
+        if not active[i]:  # a row in error: clear what an earlier chunk left in the buffers
+            res[i, 0] = 0
+            res[i, 1] = -1
+            res[i, 2] = 0
+            fails[i] = 0
+            items[i, :] = 0
+            fan_out[i, :] = 0
+            pay_out[i, :] = 0
             continue
         rd = np.zeros(RD_LEN, np.int64)
         score_any(

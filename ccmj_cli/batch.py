@@ -23,6 +23,7 @@ import itertools
 import json
 import operator
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TextIO
@@ -144,21 +145,39 @@ def run(
         writer = csv.writer(dst, lineterminator="\n")
         writer.writerow(columns + list(RESULT_COLUMNS))
     total = failed = 0
-    buf = buffers(chunk)
+    bufs = (buffers(chunk), buffers(chunk))  # chunk k is scored while chunk k-1 is written
     tb = tables()
-    for part in _chunks(rows, chunk):
-        out, nfail = _score_chunk(part, len(columns), idx, v, rv, tb, buf, as_json, columns)
+    pending = None
+
+    def emit(job):
+        future, finish = job
+        future.result()
+        out, nfail = finish()
         if as_json:
             dst.write("".join(out))
         else:
             writer.writerows(out)
-        total += len(part)
-        failed += nfail
+        return nfail
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for k, part in enumerate(_chunks(rows, chunk)):
+            args, finish = _prepare_chunk(
+                part, len(columns), idx, v, rv, tb, bufs[k % 2], as_json, columns
+            )
+            job = (pool.submit(score_many, *args), finish)
+            if pending is not None:
+                failed += emit(pending)
+            pending = job
+            total += len(part)
+        if pending is not None:
+            failed += emit(pending)
     dst.flush()
     return BatchSummary(total, failed)
 
 
-def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
+def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
+    """Read one chunk into ``buf``: (the arguments of ``score_many``, a function that formats the
+    chunk's output rows once the kernel has run)."""
     n = len(part)
     ih = idx["hand"]
     ikongs = idx.get("kongs")
@@ -224,48 +243,23 @@ def _score_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     active[:] = [e is None for e in errors]
     win[:], how[:], winner[:], disc[:], decl[:] = (table[:, j] for j in (0, 1, 2, 3, 6))
     res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
-    score_many(
-        c,
-        ms,
-        own,
-        win,
-        how,
-        winner,
-        disc,
-        decl,
-        active,
-        S.DEALER,
-        rv,
-        tb,
-        res,
-        fails,
-        items,
-        fan,
-        pay,
-    )
+    args = (c, ms, own, win, how, winner, disc, decl, active, S.DEALER, rv, tb)
+    args += (res, fails, items, fan, pay)
     base = table[:, 5]
     kong = np.zeros((n, L.N_SEATS), np.int64)
     for i, k in kong_rows.items():
         if k is not None and errors[i] is None:
             kong[i] = k[0]
-    if as_json:
-        return _format_json(
-            part,
-            width,
-            errors,
-            opts,
-            kong_rows,
-            res.tolist(),
-            fails.tolist(),
-            items.tolist(),
-            fan.tolist(),
-            pay.tolist(),
-            rv,
-            columns,
+
+    def finish():
+        if as_json:
+            lists = (x.tolist() for x in (res, fails, items, fan, pay))
+            return _format_json(part, width, errors, opts, kong_rows, *lists, rv, columns)
+        return _format_csv(
+            part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
         )
-    return _format_csv(
-        part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
-    )
+
+    return args, finish
 
 
 _NO_ROW = (0, 0, 0, -1, -1, 1, False)

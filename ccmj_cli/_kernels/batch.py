@@ -87,7 +87,7 @@ def plain_many(buf, starts, ends, drawn, c_out, own_out, ok):
         ok[i] = 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def score_many(
     c,
     ms,

@@ -91,3 +91,62 @@ def render_rules(d: dict, name: str) -> str:
         else:
             rows.append((k, "null" if v is None else str(v).lower() if isinstance(v, bool) else v))
     return f"variant: {name}\n\n" + table(rows, ["option", "value"])
+
+
+SEAT_ORDER = ("E", "S", "W", "N")
+
+
+def _signed(n) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def render_score(d: dict) -> str:
+    """ccmj score: verdict, fan items, then the settlement per seat."""
+    pairs = [
+        ("hand", d["hand"]),
+        ("win", d["win"] + (f" (bao {d['bao']} stands for it)" if d.get("stands_for") else "")),
+        ("how", d["how"] + (f" from {d['discarder']}" if d["discarder"] else "")
+         + (f", bao {d['bao']}" if d["bao"] and not d.get("stands_for") else "")),
+        ("winner", d["seat"] + (" (dealer)" if d["seat"] == "E" else "")),
+        ("legal", yes(d["legal"])),
+    ]
+    if not d["legal"]:
+        pairs.append(("why not", ", ".join(d["reasons"]) or "-"))
+    out = fields(pairs)
+    if d["fan_items"]:
+        rows = [(i["name_zh"], i["name"], i["fan"], " ".join(i["seats"])) for i in d["fan_items"]]
+        out += "\n\n" + table(rows, ["番", "item", "fan", "charged to"])
+    rows = []
+    for label, key in (("fan", "fan_by_seat"), ("hand", "payments"), ("kongs", "kong_payments"),
+                       ("total", "total")):
+        vals = d[key]
+        rows.append((label, *(vals[s] if key == "fan_by_seat" else _signed(vals[s]) for s in SEAT_ORDER)))
+    if d["base"] != 1:
+        rows.append((f"total x {d['base']}", *(_signed(d["total_amount"][s]) for s in SEAT_ORDER)))
+    out += "\n\n" + table(rows, ["", *SEAT_ORDER])
+    if d["kongs"]:
+        out += "\n\nkongs: " + ", ".join(f"{k['seat']} {k['meld']} ({k['value']} each)" for k in d["kongs"])
+    return out
+
+
+def render_bao(d: dict) -> str:
+    """ccmj bao: may the hand look, what the bao does, and the score it would bring."""
+    pairs = [
+        ("hand", d["hand"]),
+        ("bao", d["bao"]),
+        ("can look", yes(d["can_look"]) + (f" ({d['reason']})" if d["reason"] else "")),
+        ("outcome", d["outcome"]),
+        ("stands for", d["stands_for"] or "-"),
+        ("live copies", d["live"]),
+        ("public copies", d["public"]),
+        ("must change (换宝)", yes(d["must_change"])),
+    ]
+    out = fields(pairs)
+    if d["score"]:
+        s = d["score"]
+        label = "对宝 win" if d["outcome"] == "duibao" else "摸宝 win would score"
+        items = " + ".join(f"{i['name_zh']} {i['fan']}" for i in s["fan_items"])
+        rows = [("fan", *(s["fan_by_seat"][x] for x in SEAT_ORDER)),
+                ("pays", *(_signed(s["total"][x]) for x in SEAT_ORDER))]
+        out += f"\n\n{label}: {items}\n" + table(rows, ["", *SEAT_ORDER])
+    return out

@@ -39,6 +39,7 @@ SCHEMA = {
     "bao_dice": ("int", (1, 2)),
     "chongbao_double": ("bool", None),
     "dianpao": ("str", DIANPAO_MODES),
+    "cover_only_undeclared": ("bool", None),
     "cap_fan": ("int_or_null", (1, 30)),
     "fan": ("ints", FAN_KEYS),
     "kong": ("ints", KONG_KEYS),
@@ -180,6 +181,7 @@ class Variant:
         rv[L.RV_DIANPAO] = DIANPAO_MODES.index(o["dianpao"])
         rv[L.RV_CAP_FAN] = o["cap_fan"] or 0
         rv[L.RV_CHONGBAO_DOUBLE] = o["chongbao_double"]
+        rv[L.RV_COVER_ONLY_UNDECLARED] = o["cover_only_undeclared"]
         for i, key in enumerate(FAN_KEYS):
             rv[L.RV_FAN_BASE + i] = o["fan"][key]
         for i, key in enumerate(KONG_KEYS):

@@ -99,7 +99,7 @@ class Meld:
         """Extra 补 tiles on a special kong."""
         if not self.is_special:
             return 0
-        return len(self.tiles) - (4 if self.kind == MELD_XUANFENG else 3)
+        return len(self.tiles) - len(set(self.tiles))  # 三风蛋 / 小鸡飞蛋 bases have 3 kinds too
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
@@ -195,7 +195,7 @@ def _special_kind(tiles: list[int], sanfeng: bool, xiaoji: bool) -> int | None:
     """Which special kong a bracket of 3+ tiles forms, or None."""
     kinds = set(tiles)
     for kind, group in SPECIAL_GROUPS.items():
-        need = 4 if kind == MELD_XUANFENG else 3
+        need = 4 if kind == MELD_XUANFENG and not sanfeng else 3
         if len(tiles) < need:
             continue
         if kinds == group:

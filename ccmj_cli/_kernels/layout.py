@@ -46,7 +46,8 @@ RV_DIANPAO = 9  # 0 all_pay, 1 discarder_only, 2 discarder_covers_all
 RV_CAP_FAN = 10  # 0 = no cap
 RV_CHONGBAO_DOUBLE = 11  # 冲宝翻倍: 对宝 counts one extra fan
 RV_FAN_BASE = 12  # fan values, in FAN_* order
-RV_KONG_BASE = 24  # kong money values, in KONG_* order
+RV_KONG_BASE = 24  # kong money values, in KONG_* order (24-29)
+RV_COVER_ONLY_UNDECLARED = 30  # 包庄 only when the discarder had not declared tenpai
 RV_LEN = 32
 
 # fan items (index into the fan values, and the order they are reported in)

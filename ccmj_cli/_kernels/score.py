@@ -8,6 +8,7 @@ dealer) plus 点炮 (this loser discarded the winning tile).
 import numpy as np
 from numba import njit
 
+from .judge import judge_win
 from .layout import (
     CHUN,
     FAN_BAO,
@@ -21,6 +22,7 @@ from .layout import (
     FAN_QIDUI,
     FAN_WIN,
     FAN_ZIMO,
+    FIRST_SPECIAL,
     HAKU,
     HATSU,
     HOW_DISCARD,
@@ -35,6 +37,7 @@ from .layout import (
     MELD_ANKONG,
     MELD_KONG,
     N_FAN,
+    N_KINDS,
     N_SEATS,
     ONE_P,
     ONE_S,
@@ -44,10 +47,10 @@ from .layout import (
     RD_QIDUI,
     RV_CAP_FAN,
     RV_CHONGBAO_DOUBLE,
+    RV_COVER_ONLY_UNDECLARED,
     RV_DIANPAO,
     RV_FAN_BASE,
     RV_KONG_BASE,
-    FIRST_SPECIAL,
 )
 
 DIANPAO_ALL_PAY = 0
@@ -87,12 +90,25 @@ def settle(items, winner, dealer, discarder, how, rv, fan_out, pay_out):
     """Per-seat fan and payments (base units; winner positive, sums to zero).
 
     ``fan_out[s]`` is the fan loser s is charged at (0 for the winner and for non-payers).
+    The discarder is taken as not having declared tenpai (see ``settle_declared``).
+    """
+    settle_declared(items, winner, dealer, discarder, how, False, rv, fan_out, pay_out)
+
+
+@njit(cache=True)
+def settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out, pay_out):
+    """``settle`` knowing whether the discarder had declared tenpai (报听).
+
+    Under 点炮全包 with ``cover_only_undeclared`` a discarder who had declared pays only his own
+    share, like ``all_pay``.
     """
     common = 0
     for i in range(N_FAN):
         common += items[i]
     cap = rv[RV_CAP_FAN]
     mode = rv[RV_DIANPAO]
+    if mode == DIANPAO_COVERS_ALL and declared and rv[RV_COVER_ONLY_UNDECLARED]:
+        mode = DIANPAO_ALL_PAY
     for s in range(N_SEATS):
         fan_out[s] = 0
         pay_out[s] = 0
@@ -147,3 +163,49 @@ def settle_kong(owner, value, pay_out):
         if s != owner:
             pay_out[s] -= value
             pay_out[owner] += value
+
+
+@njit(cache=True)
+def is_haohua(c, win):
+    """豪华七对: the complete 七对 hand (``c`` + ``win``) holds four of a kind."""
+    for t in range(N_KINDS):
+        n = c[t] + (1 if t == win else 0)
+        if n == 4:
+            return True
+    return False
+
+
+@njit(cache=True)
+def score_win(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd, items,
+              fan_out, pay_out):
+    """Judge and score one win: concealed ``c`` (3k+1) + ``win``, won ``how`` (HOW_*).
+
+    Fills ``rd`` (the reading), ``items[N_FAN]`` (fan per item, 0 when not legal), ``fan_out``
+    and ``pay_out`` (per seat, base units, all 0 when not legal). Returns whether it is legal.
+    """
+    legal = judge_win(c, win, ms, own, rv, tb, rd)
+    if not legal:
+        for i in range(N_FAN):
+            items[i] = 0
+        for s in range(N_SEATS):
+            fan_out[s] = 0
+            pay_out[s] = 0
+        return False
+    haohua = rd[RD_QIDUI] == 1 and is_haohua(c, win)
+    fan_items(rd, how, haohua, rv, items)
+    settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out, pay_out)
+    return True
+
+
+@njit(cache=True)
+def kong_money(kinds, firsts, bus, owners, n, rv, pay_out):
+    """Kong money of ``n`` declared melds (kind, first tile, 补 count, owner seat) into ``pay_out``.
+
+    Chows and pungs are worth nothing; every kong pays ``kong_value`` from each other seat.
+    """
+    for s in range(N_SEATS):
+        pay_out[s] = 0
+    for i in range(n):
+        v = kong_value(kinds[i], firsts[i], bus[i], rv)
+        if v:
+            settle_kong(owners[i], v, pay_out)

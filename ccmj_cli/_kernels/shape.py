@@ -15,7 +15,7 @@ from .layout import N_KINDS
 def _key(c, base, n):
     k = 0
     for i in range(base + n - 1, base - 1, -1):
-        k = k * 5 + c[i]
+        k = k * 5 + int(c[i])  # int: pure Python (NUMBA_DISABLE_JIT) would overflow uint8
     return k
 
 

@@ -7,6 +7,9 @@ import typer
 
 from .. import __version__
 from . import analyze, rules_cmd
+from . import score_cmd
+from . import bao_cmd
+from . import batch_cmd
 
 app = typer.Typer(
     name="ccmj",
@@ -34,6 +37,9 @@ def _root(
 
 analyze.register(app)
 rules_cmd.register(app)
+score_cmd.register(app)
+bao_cmd.register(app)
+batch_cmd.register(app)
 
 
 def main():

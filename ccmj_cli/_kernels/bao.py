@@ -1,0 +1,175 @@
+"""Bao (宝牌) judgments (RULES.md §6) as kernels, for ``ccmj bao`` and the table simulation.
+
+- ``look_block``: may a 13-tile hand look at the bao (tenpai, not a forbidden 断幺九)?
+- ``is_duibao``: 对宝 — the bao seen at the look is one of the hand's live legal waits.
+- ``bao_stands_for``: 摸宝 — the live legal wait the bao stands for: the one that scores most
+  (夹胡 by 独听 or shape included), ties to the lowest tile.
+- ``must_change``: 换宝 — the three other copies of the bao kind are public.
+- ``bao_outcome``: the three together, the way a table applies them.
+"""
+
+import numpy as np
+from numba import njit
+
+from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
+from .layout import (
+    HOW_DUIBAO,
+    HOW_MOBAO,
+    N_FAN,
+    N_KINDS,
+    RD_LEN,
+    RD_QIDUI,
+    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
+)
+from .score import fan_items, is_haohua, score_win
+
+# look_block codes
+LOOK_OK = 0
+LOOK_NOT_TENPAI = 1
+LOOK_DUANYAOJIU = 2
+
+# bao_outcome codes
+BAO_DUIBAO = 0  # the bao is a live legal wait: immediate win (自摸 + 宝)
+BAO_MOBAO_POSSIBLE = 1  # drawing a tile of the bao kind wins as bao_stands_for
+BAO_CANNOT_LOOK = 2  # see look_block for why
+
+
+@njit(cache=True)
+def look_block(c, ms, own, rv, tb):
+    """0 if the hand may look at the bao, else LOOK_NOT_TENPAI or LOOK_DUANYAOJIU.
+
+    ``own`` counts the player's tiles, melds included (断幺九 looks at all of them).
+    """
+    waits = np.zeros((N_KINDS, W_COLS), np.int64)
+    if judge_waits(c, ms, own, rv, tb, waits) == 0:
+        return LOOK_NOT_TENPAI
+    if rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU]:
+        for t in range(N_KINDS):
+            if own[t] and is_yaojiu(t):
+                return LOOK_OK
+        return LOOK_DUANYAOJIU
+    return LOOK_OK
+
+
+@njit(cache=True)
+def is_duibao(c, bao, ms, own, rv, tb):
+    """对宝: ``bao`` is a legal wait of ``c`` with a copy outside the player's hand."""
+    if own[bao] >= 4:
+        return False
+    waits = np.zeros((N_KINDS, W_COLS), np.int64)
+    judge_waits(c, ms, own, rv, tb, waits)
+    return waits[bao, W_LEGAL] == 1
+
+
+@njit(cache=True)
+def bao_stands_for(c, ms, own, rv, tb, rd):
+    """摸宝: the live legal wait worth most fan as a 摸宝 win (-1 if none); ``rd`` its reading."""
+    waits = np.zeros((N_KINDS, W_COLS), np.int64)
+    judge_waits(c, ms, own, rv, tb, waits)
+    items = np.zeros(N_FAN, np.int64)
+    best = -1
+    best_fan = -1
+    for t in range(N_KINDS):
+        if waits[t, W_LEGAL] != 1 or own[t] >= 4:
+            continue
+        judge_win(c, t, ms, own, rv, tb, rd)
+        fan_items(rd, HOW_MOBAO, rd[RD_QIDUI] == 1 and is_haohua(c, t), rv, items)
+        f = 0
+        for i in range(N_FAN):
+            f += items[i]
+        if f > best_fan:
+            best_fan = f
+            best = t
+    if best >= 0:
+        judge_win(c, best, ms, own, rv, tb, rd)
+    return best
+
+
+@njit(cache=True)
+def must_change(bao, public):
+    """换宝: the three other copies of the bao kind are public (discards, exposed melds)."""
+    return public[bao] >= 3
+
+
+@njit(cache=True)
+def bao_outcome(c, bao, ms, own, rv, tb, out):
+    """What the bao does for a tenpai hand at its look: BAO_* code.
+
+    ``out[0]`` = LOOK_* code, ``out[1]`` = the tile the win is scored on (the bao for 对宝, the
+    best wait for 摸宝, -1 when the hand cannot look).
+    """
+    out[0] = look_block(c, ms, own, rv, tb)
+    out[1] = -1
+    if out[0] != LOOK_OK:
+        return BAO_CANNOT_LOOK
+    if is_duibao(c, bao, ms, own, rv, tb):
+        out[1] = bao
+        return BAO_DUIBAO
+    rd = np.zeros(RD_LEN, np.int64)
+    out[1] = bao_stands_for(c, ms, own, rv, tb, rd)
+    return BAO_MOBAO_POSSIBLE
+
+
+@njit(cache=True)
+def score_any(
+    c,
+    win,
+    ms,
+    own,
+    how,
+    winner,
+    dealer,
+    discarder,
+    declared,
+    rv,
+    tb,
+    rd,
+    items,
+    fan_out,
+    pay_out,
+    res,
+):
+    """Judge and score one win of any kind (HOW_*), the bao rules included.
+
+    For 摸宝 and 对宝 the hand must be allowed to look at the bao; a 摸宝 is scored on the wait
+    the bao stands for (``win`` is then the bao kind drawn). ``res[0]`` = legal, ``res[1]`` = the
+    tile the win is scored on, ``res[2]`` = LOOK_* code (LOOK_OK for other wins). The rest as
+    ``score.score_win``. Returns whether the win is legal.
+    """
+    res[0] = 0
+    res[1] = win
+    res[2] = LOOK_OK
+    if how == HOW_MOBAO or how == HOW_DUIBAO:  # noqa: SIM109 (plain comparisons for Numba)
+        block = look_block(c, ms, own, rv, tb)
+        if block != LOOK_OK:
+            res[2] = block
+            for i in range(N_FAN):
+                items[i] = 0
+            for s in range(fan_out.shape[0]):
+                fan_out[s] = 0
+                pay_out[s] = 0
+            for i in range(RD_LEN):
+                rd[i] = 0
+            return False
+        if how == HOW_MOBAO:
+            win = bao_stands_for(c, ms, own, rv, tb, rd)
+            res[1] = win
+    legal = score_win(
+        c,
+        win,
+        ms,
+        own,
+        how,
+        winner,
+        dealer,
+        discarder,
+        declared,
+        rv,
+        tb,
+        rd,
+        items,
+        fan_out,
+        pay_out,
+    )
+    res[0] = 1 if legal else 0
+    return legal

@@ -1,0 +1,392 @@
+"""Batch scoring of a CSV of wins, streamed in chunks (memory stays flat).
+
+Input columns (a header row names them; without one, this order is assumed): ``hand`` (first),
+``win``, ``how`` (self | discard | mobao | duibao, default self), ``seat`` (winner, default S),
+``from`` (discarder), ``bao``, ``base`` (default 1), ``kongs`` (other seats' kongs, as in
+``score --kongs``), ``declared`` (the discarder had declared tenpai: 1/true/yes). Any other
+column is passed through. Output: the input columns plus ``RESULT_COLUMNS``; one output row per
+input row, in order; a bad row gets its message in ``error`` and the run goes on.
+
+The rows are judged and scored by the same kernel as ``ccmj score`` (``bao.score_any``), a chunk
+at a time; plain MPSZ hands are read by a bulk kernel, anything else by ``scoring``'s parser.
+
+>>> import io
+>>> out = io.StringIO()
+>>> run(io.StringIO("hand,win,how\\n123m456p46s55s111z,5s,self\\n1m,5s,self\\n"), out).failed
+1
+>>> print(out.getvalue().splitlines()[1])
+123m456p46s55s111z,5s,self,true,,,win:1 menqing:1 jiahu:1 zimo:1 dealer:1,5,0,4,4,-16,32,-8,-8,
+"""
+
+import csv
+import itertools
+import json
+import operator
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TextIO
+
+import numpy as np
+
+from . import scoring as S
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels.bao import LOOK_OK
+from ._kernels.batch import buffers, plain_many, score_many
+from ._kernels.tables import tables
+from .errors import CcmjError, UsageError
+from .hand import reasons_of
+from .rules import Variant, load_variant
+
+INPUT_COLUMNS = ("hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared")
+ALIASES = {"by": "how", "discarder": "from", "winner": "seat"}
+RESULT_COLUMNS = (
+    "legal", "reasons", "stands_for", "fan_items",
+    "fan_E", "fan_S", "fan_W", "fan_N", "pay_E", "pay_S", "pay_W", "pay_N", "error",
+)  # fmt: skip
+CHUNK = 4096
+_TRUE = {"1", "true", "yes", "y"}
+_FALSE = {"", "0", "false", "no", "n"}
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    rows: int
+    failed: int
+
+
+@lru_cache(maxsize=8192)
+def _options(win, how, seat, frm, bao, base, declared):
+    """Validated options of a row (cached: rows repeat them)."""
+    try:
+        b = int(base) if base else 1
+    except ValueError:
+        raise UsageError(f"bad base '{base}': expected a whole number >= 1") from None
+    win, how, seat, frm, bao, base = (x.strip() for x in (win, how, seat, frm, bao, base))
+    d = declared.strip().lower()
+    if d not in _TRUE and d not in _FALSE:
+        raise UsageError(f"bad declared '{declared}': expected 1/0, true/false or yes/no")
+    w, h_how, winner, disc, bao_t = S.prepare_options(
+        win or None, how.strip().lower() or "self", seat or "S", frm or None, bao or None, b
+    )
+    return w, h_how, winner, disc, bao_t, b, d in _TRUE
+
+
+@lru_cache(maxsize=4096)
+def _fan_text(items: tuple, winner: int, disc: int, how: int, rv_key: int, charged: tuple) -> str:
+    rv = _RV[rv_key]
+    return " ".join(
+        f"{i.name}:{i.fan}" for i in S.fan_item_list(items, winner, disc, how, rv, charged)
+    )
+
+
+_RV: dict[int, np.ndarray] = {}
+
+
+@lru_cache(maxsize=4096)
+def _fan_json(items: tuple, winner: int, disc: int, how: int, rv_key: int, charged: tuple) -> str:
+    fan_list = S.fan_item_list(items, winner, disc, how, _RV[rv_key], charged)
+    return json.dumps(
+        [{"name": x.name, "name_zh": x.name_zh, "fan": x.fan, "seats": x.seats} for x in fan_list],
+        ensure_ascii=False,
+    )
+
+
+@lru_cache(maxsize=256)
+def _reasons(legal: int, look: int, fails: int) -> tuple[str, ...]:
+    if look != LOOK_OK:
+        return (S.LOOK_REASONS[look],)
+    return () if legal else tuple(reasons_of(fails))
+
+
+def _header(first: list[str]) -> tuple[list[str], bool]:
+    """(column names, whether ``first`` was a header row)."""
+    names = [ALIASES.get(x.strip().lower(), x.strip().lower()) for x in first]
+    if set(names) & set(INPUT_COLUMNS):  # a header (the hand column may be anywhere)
+        return [x.strip() for x in first], True
+    return list(INPUT_COLUMNS[: max(len(first), 1)]) + [
+        f"col{i + 1}" for i in range(len(INPUT_COLUMNS), len(first))
+    ], False
+
+
+def _chunks(rows: Iterator[list[str]], n: int):
+    while True:
+        chunk = list(itertools.islice(rows, n))
+        if not chunk:
+            return
+        yield chunk
+
+
+def run(
+    src: TextIO,
+    dst: TextIO,
+    as_json: bool = False,
+    rules: Variant | str | None = None,
+    chunk: int = CHUNK,
+) -> BatchSummary:
+    """Score every row of the CSV ``src`` into ``dst`` (CSV, or JSON lines with ``as_json``)."""
+    v = rules if isinstance(rules, Variant) else load_variant(rules)
+    rv = v.vector
+    _RV[id(rv)] = rv
+    reader = csv.reader(src)
+    first = next(reader, None)
+    if first is None:
+        return BatchSummary(0, 0)
+    columns, has_header = _header(first)
+    keys = [ALIASES.get(c.lower(), c.lower()) for c in columns]
+    if "hand" not in keys:
+        raise UsageError("the CSV needs a 'hand' column")
+    idx = {k: keys.index(k) for k in INPUT_COLUMNS if k in keys}
+    rows: Iterator[list[str]] = reader if has_header else itertools.chain([first], reader)
+    writer = None
+    if not as_json:
+        writer = csv.writer(dst, lineterminator="\n")
+        writer.writerow(columns + list(RESULT_COLUMNS))
+    total = failed = 0
+    bufs = (buffers(chunk), buffers(chunk))  # chunk k is scored while chunk k-1 is written
+    tb = tables()
+    pending = None
+
+    def emit(job):
+        future, finish = job
+        future.result()
+        out, nfail = finish()
+        if as_json:
+            dst.write("".join(out))
+        else:
+            writer.writerows(out)
+        return nfail
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for k, part in enumerate(_chunks(rows, chunk)):
+            args, finish = _prepare_chunk(
+                part, len(columns), idx, v, rv, tb, bufs[k % 2], as_json, columns
+            )
+            job = (pool.submit(score_many, *args), finish)
+            if pending is not None:
+                failed += emit(pending)
+            pending = job
+            total += len(part)
+        if pending is not None:
+            failed += emit(pending)
+    dst.flush()
+    return BatchSummary(total, failed)
+
+
+def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
+    """Read one chunk into ``buf``: (the arguments of ``score_many``, a function that formats the
+    chunk's output rows once the kernel has run)."""
+    n = len(part)
+    ih = idx["hand"]
+    ikongs = idx.get("kongs")
+    opt_cols = [idx.get(k) for k in ("win", "how", "seat", "from", "bao", "base", "declared")]
+    present = [i for i in opt_cols if i is not None]
+    pick = operator.itemgetter(*present) if present else (lambda row: ())
+    slots = [present.index(i) if i is not None else None for i in opt_cols]
+    errors: list[str | None] = [None] * n
+    for i, row in enumerate(part):
+        if len(row) != width:
+            if len(row) > width:
+                errors[i] = f"row has {len(row)} cells, the header {width}"
+                part[i] = row[:width]
+            else:
+                part[i] = row + [""] * (width - len(row))
+    keys = list(map(pick, part)) if len(present) != 1 else [(pick(row),) for row in part]
+    get = _OPTS.get
+    opts: list = list(map(get, keys))
+    for i, o in enumerate(opts):
+        if o is None and errors[i] is None:
+            key = keys[i]
+            try:
+                opts[i] = _OPTS[key] = _options(*(key[j] if j is not None else "" for j in slots))
+            except CcmjError as e:
+                errors[i] = e.message
+    for i, e in enumerate(errors):
+        if e is not None:
+            opts[i] = None
+    hands = [row[ih] for row in part]
+    table = np.array([_NO_ROW if o is None else o for o in opts], np.int64)  # one row per input
+    drawn = table[:, 0].copy()
+    drawn[[o is None for o in opts]] = -1
+    slow = [i for i, row in enumerate(part) if row[ikongs]] if ikongs is not None else []
+    text = "\n".join(hands)
+    lengths = np.fromiter(map(len, hands), np.int64, n)
+    if text.isascii():
+        ends = np.cumsum(lengths + 1) - 1
+        data = np.frombuffer(text.encode() or b" ", np.uint8)
+    else:
+        encoded = [h.encode() for h in hands]
+        lengths = np.fromiter(map(len, encoded), np.int64, n)
+        ends = np.cumsum(lengths)
+        data = np.frombuffer(b"".join(encoded) or b" ", np.uint8)
+    starts = ends - lengths
+    c, own, ms, ok = buf["c"][:n], buf["own"][:n], buf["ms"][:n], buf["ok"][:n]
+    plain_many(data, starts, ends, drawn, c, own, ok)
+    ms[:] = 0
+    kong_rows: dict[int, tuple] = {}
+    redo = set(slow)
+    redo.update(np.flatnonzero(ok == 0).tolist())
+    for i in sorted(redo):
+        if opts[i] is not None and errors[i] is None:
+            try:
+                kong_rows[i] = _prepare_slow(
+                    i, part[i], hands[i], opts[i], ikongs, v, rv, c, own, ms
+                )
+            except CcmjError as e:
+                errors[i] = e.message
+    active = buf["active"][:n]
+    win, how, winner, disc, decl = (
+        buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared")
+    )
+    active[:] = [e is None for e in errors]
+    win[:], how[:], winner[:], disc[:], decl[:] = (table[:, j] for j in (0, 1, 2, 3, 6))
+    res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
+    args = (c, ms, own, win, how, winner, disc, decl, active, S.DEALER, rv, tb)
+    args += (res, fails, items, fan, pay)
+    base = table[:, 5]
+    kong = np.zeros((n, L.N_SEATS), np.int64)
+    for i, k in kong_rows.items():
+        if k is not None and errors[i] is None:
+            kong[i] = k[0]
+
+    def finish():
+        if as_json:
+            lists = (x.tolist() for x in (res, fails, items, fan, pay))
+            return _format_json(part, width, errors, opts, kong_rows, *lists, rv, columns)
+        return _format_csv(
+            part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
+        )
+
+    return args, finish
+
+
+_NO_ROW = (0, 0, 0, -1, -1, 1, False)
+_PREFIXES: dict[int, dict[int, list]] = {}  # result signature -> text cells, per variant
+_OPTS: dict = {}
+
+
+def _cell(row, i):
+    return row[i].strip() if i is not None and i < len(row) else ""
+
+
+def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
+    """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
+    h = S.parse_hand(hand, v)
+    ci, owni = S.prepare_hand(h, o[0], hand)
+    others = S.parse_kongs(_cell(row, ikongs), v)
+    S._check_copies(owni, o[0], others, hand)
+    c[i] = ci
+    own[i] = owni
+    ms[i] = h.meld_summary()
+    melds = [(o[2], m) for m in h.melds] + others
+    if not melds:
+        return None
+    kong_pay, lines = S.kong_settlement(melds, rv)
+    return kong_pay.tolist(), lines
+
+
+def _prefix(sig: tuple, rv_key: int, charged: tuple) -> list:
+    """legal, reasons, stands_for, fan_items for one result signature (see ``_format_csv``)."""
+    items = sig[: L.N_FAN]
+    legal, scored, look, fails, winner, disc, how = sig[L.N_FAN :]
+    reasons = ";".join(_reasons(legal, look, fails))
+    stands = T.tile_name(scored) if scored >= 0 else ""
+    fan_txt = _fan_text(tuple(items), winner, disc, how, rv_key, charged) if legal else ""
+    return ["true" if legal else "false", reasons, stands, fan_txt]
+
+
+def _format_csv(
+    part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
+):
+    """Output rows, vectorised: rows that share a result signature share their text cells."""
+    money = (pay + kong) * base[:, None]
+    tail = np.concatenate([fan, money], axis=1).tolist()
+    scored = np.where((how == L.HOW_MOBAO) & (res[:, 2] == LOOK_OK), res[:, 1], -1)
+    # which items are scored (their values come from the variant) + the rest of the outcome
+    mask = (items != 0) @ (1 << np.arange(L.N_FAN, dtype=np.int64))
+    key = (
+        mask
+        | res[:, 0] << 11
+        | (scored + 1) << 12
+        | res[:, 2] << 18
+        | fails << 20
+        | winner << 26
+        | (disc + 1) << 28
+        | how << 31
+    )
+    key[[e is not None for e in errors]] = -1  # rows in error have no outcome
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    rv_key = id(rv)
+    cache = _PREFIXES.setdefault(rv_key, {})
+    texts = []
+    for k, i in zip(uniq.tolist(), first.tolist(), strict=True):
+        p = cache.get(k)
+        if p is None:
+            sig = (
+                *items[i].tolist(),
+                res[i, 0],
+                scored[i],
+                res[i, 2],
+                fails[i],
+                winner[i],
+                disc[i],
+                how[i],
+            )
+            charged = tuple(s for s in range(L.N_SEATS) if fan[i, s] > 0)
+            p = cache[k] = _prefix(tuple(int(x) for x in sig), rv_key, charged)
+        texts.append(p)
+    prefixes = [texts[j] for j in inv.reshape(-1).tolist()]
+    no_error = [""]
+    out = [r + p + t + no_error for r, p, t in zip(part, prefixes, tail, strict=True)]
+    blank = [""] * (len(RESULT_COLUMNS) - 1)
+    nfail = 0
+    for i, err in enumerate(errors):
+        if err is not None:
+            nfail += 1
+            out[i] = part[i] + blank + [err]
+    return out, nfail
+
+
+def _format_json(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, columns):
+    out = []
+    nfail = 0
+    names = T.tile_name
+    for i, row in enumerate(part):
+        cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
+        err = errors[i]
+        if err is not None:
+            nfail += 1
+            d = dict(zip(columns, cells, strict=False))
+            d["error"] = err
+            out.append(json.dumps(d, ensure_ascii=False) + "\n")
+            continue
+        w, h_how, winner, disc, bao_t, base, _ = opts[i]
+        legal, scored, look = res[i]
+        reasons = _reasons(legal, look, fails[i])
+        kong = kong_rows.get(i)
+        p = pay[i]
+        if kong is not None:
+            p = [a + b for a, b in zip(p, kong[0], strict=True)]
+        stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
+        d = dict(zip(columns, cells, strict=False))
+        charged = tuple(s for s in range(L.N_SEATS) if fan[i][s] > 0)
+        fan_json = (
+            _fan_json(tuple(items[i]), winner, disc, h_how, id(rv), charged) if legal else "[]"
+        )
+        d.update(
+            legal=bool(legal),
+            reasons=list(reasons),
+            stands_for=stands or None,
+            fan_by_seat=dict(zip(S.SEATS, fan[i], strict=True)),
+            payments=dict(zip(S.SEATS, pay[i], strict=True)),
+            kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0], strict=True)),
+            total=dict(zip(S.SEATS, p, strict=True)),
+            base=base,
+            total_amount={s: x * base for s, x in zip(S.SEATS, p, strict=True)},
+        )
+        # the fan items text is cached per outcome: splice it in rather than re-encode it
+        text = json.dumps(d, ensure_ascii=False)
+        out.append(f'{text[:-1]}, "fan_items": {fan_json}, "error": null}}\n')
+    return out, nfail

@@ -1,0 +1,234 @@
+"""Batch CSV scoring: columns, order, bad rows, exit codes, JSON lines, stdin/stdout, and agreement
+with ``scoring.score`` row by row (the batch's bulk path must not drift from the single path)."""
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ccmj_cli import batch as B
+from ccmj_cli import scoring as S
+from ccmj_cli.batch import RESULT_COLUMNS
+from ccmj_cli.cli import app
+from ccmj_cli.errors import CcmjError, UsageError
+from ccmj_cli.rules import load_variant
+
+runner = CliRunner()
+EXAMPLE = Path(__file__).parent.parent / "examples" / "wins.csv"
+
+
+def run_text(text, **kw):
+    out = io.StringIO()
+    summary = B.run(io.StringIO(text), out, **kw)
+    return summary, out.getvalue()
+
+
+def rows_of(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_example_file_exact():
+    summary, out = run_text(EXAMPLE.read_text(encoding="utf-8"))
+    rows = rows_of(out)
+    assert summary.rows == 8 and summary.failed == 1
+    assert list(rows[0]) == [
+        "hand",
+        "win",
+        "how",
+        "seat",
+        "from",
+        "bao",
+        "base",
+        "kongs",
+        "declared",
+        *RESULT_COLUMNS,
+    ]
+    # seed 001: non-dealer 门清+夹+自摸+宝 -> 16/16/32
+    assert [rows[0][f"pay_{s}"] for s in "ESWN"] == ["-32", "64", "-16", "-16"]
+    assert rows[0]["stands_for"] == "5s"
+    # dealer 门清+夹+自摸+宝 -> 32 each
+    assert [rows[1][f"pay_{s}"] for s in "ESWN"] == ["96", "-32", "-32", "-32"]
+    # dealer 门清+飘+自摸+宝 (对宝) -> 64 each, 192
+    assert [rows[2][f"pay_{s}"] for s in "ESWN"] == ["192", "-64", "-64", "-64"]
+    # discard from W with kongs and base 2: hand (-8, 20, -8, -4) + kongs (5, -3, 1, -3), x2
+    assert [rows[3][f"pay_{s}"] for s in "ESWN"] == ["-6", "34", "-14", "-14"]
+    assert rows[4]["legal"] == "false" and rows[4]["reasons"] == "no_pung"
+    # concealed 大蛋 (1111s): W wins 门清 夹 自摸, +4 from each for the kong
+    assert [rows[5][f"pay_{s}"] for s in "ESWN"] == ["-20", "-12", "44", "-12"]
+    assert rows[6]["legal"] == "true"  # Chinese honors go the Python way
+    assert rows[7]["error"].startswith("bad win") and rows[7]["legal"] == ""
+
+
+def test_one_row_per_input_row_in_order_across_chunks():
+    lines = ["hand,win,how,seat,from"]
+    expected = []
+    for i in range(25):
+        if i % 4 == 3:
+            lines.append("garbage,5s,self,S,")
+            expected.append("error")
+        else:
+            seat = "ESWN"[i % 4]
+            lines.append(f"123m456p46s55s111z,5s,self,{seat},")
+            expected.append(seat)
+    summary, out = run_text("\n".join(lines) + "\n", chunk=4)
+    rows = rows_of(out)
+    assert len(rows) == 25 and summary.failed == 6
+    for row, exp in zip(rows, expected, strict=False):
+        assert (row["error"] != "") == (exp == "error")
+        if exp != "error":
+            assert row["seat"] == exp and int(row[f"pay_{exp}"]) > 0
+
+
+def test_bad_rows_keep_going_with_messages():
+    text = (
+        "hand,win,how,seat,from,bao,base\n"
+        "123m456p46s55s111z,5s,discard,S,,,\n"  # no discarder
+        "123m456p46s55s111z,5s,self,S,,,x\n"  # bad base
+        "123m456p46s55s111z,5s,self,Q,,,\n"  # bad seat
+        "123m456p46s55s111z,5s,self,S,,,,extra\n"  # too many cells
+        "123m456p46s55s111z,5s\n"  # short row: the rest defaults
+    )
+    summary, out = run_text(text)
+    rows = rows_of(out)
+    assert summary.failed == 4 and len(rows) == 5
+    assert "discarder" in rows[0]["error"] and "base" in rows[1]["error"]
+    assert "seat" in rows[2]["error"] and "cells" in rows[3]["error"]
+    assert rows[4]["error"] == "" and rows[4]["legal"] == "true"
+
+
+def test_headerless_and_aliases():
+    _, out = run_text("123m456p46s55s111z,5s,self,S\n")
+    assert rows_of(out)[0]["pay_S"] == "32"
+    _, out = run_text("hand,win,by,winner,discarder,id\n123m456p46s55s111z,5s,discard,S,W,17\n")
+    row = rows_of(out)[0]
+    assert row["id"] == "17" and row["pay_W"] == "-8"
+
+
+def test_needs_a_hand_column():
+    with pytest.raises(UsageError):
+        run_text("win,how\n5s,self\n")
+
+
+def test_json_lines():
+    summary, out = run_text(EXAMPLE.read_text(encoding="utf-8"), as_json=True)
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 8
+    assert lines[0]["payments"] == {"E": -32, "S": 64, "W": -16, "N": -16}
+    assert lines[0]["fan_items"][0] == {
+        "name": "win",
+        "name_zh": "平胡",
+        "fan": 1,
+        "seats": ["E", "W", "N"],
+    }
+    assert lines[7]["error"] and "legal" not in lines[7]
+
+
+def test_variant_applies():
+    text = "hand,win,how,seat,from\n123m456p46s55s111z,5s,discard,S,W\n"
+    _, out = run_text(text, rules="quanbao")
+    row = rows_of(out)[0]
+    assert [row[f"pay_{s}"] for s in "ESWN"] == ["0", "20", "-20", "0"]
+
+
+def random_rows(n, seed):
+    rng = random.Random(seed)
+    names = [f"{i}{s}" for s in "mps" for i in range(1, 10)] + [f"{i}z" for i in range(1, 8)]
+    rows = []
+    for _ in range(n):
+        tiles = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                tiles += [rng.randrange(34)] * 3
+            else:
+                s, r = rng.randrange(3), rng.randrange(7)
+                tiles += [s * 9 + r + i for i in range(3)]
+        tiles += [rng.randrange(34)] * 2
+        win = tiles.pop(rng.randrange(14))
+        rng.shuffle(tiles)
+        hand = "".join(names[t] for t in tiles)
+        how = rng.choice(("self", "discard", "mobao", "duibao"))
+        seat = rng.choice("ESWN")
+        frm = rng.choice([s for s in "ESWN" if s != seat]) if how == "discard" else ""
+        bao = (
+            names[rng.randrange(34)] if how == "mobao" else (names[win] if how == "duibao" else "")
+        )
+        w = "" if how == "mobao" else names[win]
+        if rng.random() < 0.2:
+            hand += w  # complete 14-tile form
+        if rng.random() < 0.1:
+            hand = hand.replace("1z", "东")  # the Python path
+        rows.append([hand, w, how, seat, frm, bao, str(rng.choice((1, 3)))])
+    return rows
+
+
+@pytest.mark.parametrize("preset", ["default", "kuansong", "quanbao", "yijiafu"])
+def test_batch_agrees_with_score(preset):
+    v = load_variant(preset)
+    rows = random_rows(300, seed=sum(map(ord, preset)))  # stable across runs (not hash())
+    text = "hand,win,how,seat,from,bao,base\n" + "\n".join(",".join(r) for r in rows) + "\n"
+    _, out = run_text(text, rules=v, chunk=64)
+    got = rows_of(out)
+    assert len(got) == len(rows)
+    for r, g in zip(rows, got, strict=False):
+        hand, w, how, seat, frm, bao, base = r
+        try:
+            s = S.score(hand, w or None, how, seat, frm or None, bao or None, int(base), rules=v)
+        except CcmjError as e:
+            assert g["error"] == e.message
+            continue
+        assert g["error"] == "", g
+        assert g["legal"] == ("true" if s.legal else "false")
+        assert g["reasons"] == ";".join(s.reasons)
+        assert [int(g[f"pay_{x}"]) for x in "ESWN"] == [s.total_amount[x] for x in "ESWN"]
+        assert [int(g[f"fan_{x}"]) for x in "ESWN"] == [s.fan_by_seat[x] for x in "ESWN"]
+        assert g["stands_for"] == (s.stands_for or "")
+        assert g["fan_items"] == " ".join(f"{i.name}:{i.fan}" for i in s.fan_items)
+
+
+# --- CLI ----------------------------------------------------------------------------------
+
+
+def test_cli_exit_4_and_output_file(tmp_path):
+    out = tmp_path / "out.csv"
+    res = runner.invoke(app, ["batch", str(EXAMPLE), "-o", str(out)])
+    assert res.exit_code == 4 and "1 of 8" in res.stderr
+    assert len(rows_of(out.read_text(encoding="utf-8"))) == 8
+
+
+def test_cli_stdin_stdout_json():
+    text = "hand,win,how,seat\n123m456p46s55s111z,5s,self,S\n"
+    res = runner.invoke(app, ["batch", "-", "--json"], input=text)
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["total"] == {"E": -16, "S": 32, "W": -8, "N": -8}
+    res = runner.invoke(app, ["batch", "-", "-o", "-"], input=text)
+    assert res.exit_code == 0 and rows_of(res.stdout)[0]["pay_S"] == "32"
+
+
+def test_cli_missing_file():
+    res = runner.invoke(app, ["batch", "/nonexistent/x.csv"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize("preset", ["default", "quanbao"])
+def test_batch_json_agrees_with_score(preset):
+    v = load_variant(preset)
+    rows = random_rows(200, seed=7 + len(preset))
+    text = "hand,win,how,seat,from,bao,base\n" + "\n".join(",".join(r) for r in rows) + "\n"
+    _, out = run_text(text, rules=v, as_json=True, chunk=50)
+    got = [json.loads(x) for x in out.splitlines()]
+    assert len(got) == len(rows)
+    for r, g in zip(rows, got, strict=True):
+        hand, w, how, seat, frm, bao, base = r
+        try:
+            s = S.score(hand, w or None, how, seat, frm or None, bao or None, int(base), rules=v)
+        except CcmjError as e:
+            assert g["error"] == e.message
+            continue
+        d = s.to_dict()
+        for key in ("legal", "reasons", "stands_for", "fan_items", "fan_by_seat", "payments"):
+            assert g[key] == d[key], key
+        assert g["total_amount"] == d["total_amount"] and g["error"] is None

@@ -48,9 +48,8 @@ def test_cli_rules_preset(name):
 def test_every_schema_key_is_documented_in_rules_yaml():
     from pathlib import Path
 
+    # (its values equal the packaged defaults: tests/test_docs.py)
     text = (Path(__file__).parent.parent / "rules.yaml").read_text(encoding="utf-8")
-    packaged = (resources.files("ccmj_cli") / "data" / "default.yaml").read_text(encoding="utf-8")
-    assert text == packaged
     for key in SCHEMA:
         assert f"\n{key}:" in "\n" + text
 

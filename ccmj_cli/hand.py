@@ -16,6 +16,7 @@ import numpy as np
 
 from . import tiles as T
 from ._kernels import layout as L
+from ._kernels.judge import LOOK_DUANYAOJIU, LOOK_NOT_TENPAI, LOOK_OK
 from ._kernels.judge import W_COLS, W_FAILS, W_JIAHU, W_LEGAL, W_PIAO, W_STRUCTURAL
 from ._kernels.judge import judge_waits as _judge_waits
 from ._kernels.judge import judge_waits_rows as _judge_waits_rows
@@ -165,7 +166,8 @@ def waits_dicts(
                 results[ok[r]] = e
     out = np.zeros((n, L.N_KINDS, W_COLS), np.int64)
     n_live = np.zeros(n, np.int64)
-    _judge_waits_rows(c, ms, own, v.vector, tables(), out, n_live)
+    look = np.zeros(n, np.int64)
+    _judge_waits_rows(c, ms, own, v.vector, tables(), out, n_live, look)
     rows_of, tiles_of = np.nonzero(out[:, :, W_STRUCTURAL])
     per_row: list[list] = [[] for _ in range(n)]
     flags = out[rows_of, tiles_of, W_LEGAL : W_PIAO + 1].tolist()
@@ -173,8 +175,7 @@ def waits_dicts(
     for r, t, f, live in zip(rows_of.tolist(), tiles_of.tolist(), flags, lives, strict=True):
         per_row[r].append((t, f, live))
     tenpai_all = (n_live > 0).tolist()
-    yaojiu_all = (own[:, _YAOJIU].any(axis=1)).tolist()
-    forbid = v.bao_forbidden_without_yaojiu
+    look_all = look.tolist()
     for r, i in enumerate(ok):
         if results[i] is not None:
             continue
@@ -186,24 +187,13 @@ def waits_dicts(
             ws.append({"tile": _NAMES[t], "legal": legal == 1, "reasons": _REASONS[fails],
                        "live": live, "jiahu": jia == 1, "piao": piao == 1})  # fmt: skip
         tenpai = tenpai_all[r]
-        reason = None if tenpai else "not_tenpai"
-        if tenpai and forbid and not yaojiu_all[r]:
-            reason = "duanyaojiu"
+        reason = LOOK_REASONS[look_all[r]]
         results[i] = {"hand": T.format_hand(parsed[r]), "tenpai": tenpai, "can_look_bao": reason is None,
                       "bao_reason": reason, "waits": ws, "live_total": live_total}  # fmt: skip
     return results
 
 
-_YAOJIU = np.array([T.is_yaojiu(t) for t in range(L.N_KINDS)])
-
-
-def bao_block_reason(own: np.ndarray, tenpai: bool, v: Variant) -> str | None:
-    """Why a hand (own tiles, melds included) may not look at the bao: not tenpai, or 断幺九."""
-    if not tenpai:
-        return "not_tenpai"
-    if v.bao_forbidden_without_yaojiu and not own[_YAOJIU].any():
-        return "duanyaojiu"
-    return None
+LOOK_REASONS = {LOOK_OK: None, LOOK_NOT_TENPAI: "not_tenpai", LOOK_DUANYAOJIU: "duanyaojiu"}
 
 
 @dataclass(frozen=True)

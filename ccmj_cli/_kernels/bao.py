@@ -11,7 +11,7 @@
 import numpy as np
 from numba import njit
 
-from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
+from .judge import LOOK_DUANYAOJIU, LOOK_NOT_TENPAI, LOOK_OK, W_COLS, W_LEGAL, judge_waits, judge_win, look_rule
 from .layout import (
     HOW_DUIBAO,
     HOW_MOBAO,
@@ -19,14 +19,10 @@ from .layout import (
     N_KINDS,
     RD_LEN,
     RD_QIDUI,
-    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
 )
 from .score import fan_items, is_haohua, score_win
 
-# look_block codes
-LOOK_OK = 0
-LOOK_NOT_TENPAI = 1
-LOOK_DUANYAOJIU = 2
+__all__ = ["LOOK_OK", "LOOK_NOT_TENPAI", "LOOK_DUANYAOJIU"]  # look_block codes (judge.look_rule)
 
 # bao_outcome codes
 BAO_DUIBAO = 0  # the bao is a live legal wait: immediate win (自摸 + 宝)
@@ -41,14 +37,7 @@ def look_block(c, ms, own, rv, tb):
     ``own`` counts the player's tiles, melds included (断幺九 looks at all of them).
     """
     waits = np.zeros((N_KINDS, W_COLS), np.int64)
-    if judge_waits(c, ms, own, rv, tb, waits) == 0:
-        return LOOK_NOT_TENPAI
-    if rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU]:
-        for t in range(N_KINDS):
-            if own[t] and is_yaojiu(t):
-                return LOOK_OK
-        return LOOK_DUANYAOJIU
-    return LOOK_OK
+    return look_rule(judge_waits(c, ms, own, rv, tb, waits) > 0, own, rv)
 
 
 @njit(cache=True)

@@ -41,6 +41,7 @@ from .layout import (
     RD_QIDUI,
     RD_SETS,
     RD_VALUE,
+    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
     RV_DRAGON_PAIR_IS_PUNG,
     RV_FAN_BASE,
     RV_JIAHU,
@@ -483,12 +484,34 @@ def judge_win(c, win, ms, own, rv, tb, out):
     return legal
 
 
+# look_rule codes: may a hand look at the bao (RULES.md §6)
+LOOK_OK = 0
+LOOK_NOT_TENPAI = 1
+LOOK_DUANYAOJIU = 2
+
+
 @njit(cache=True)
-def judge_waits_rows(c, ms, own, rv, tb, out, n_live):
-    """``judge_waits`` over rows: c/own uint8[N, 34], ms int64[N, MS_LEN] -> out[N, 34, W_COLS]."""
+def look_rule(tenpai, own, rv):
+    """LOOK_OK if a hand may look at the bao: it is tenpai and, under
+    bao_forbidden_without_yaojiu, holds a 幺九 tile (``own`` counts melds too)."""
+    if not tenpai:
+        return LOOK_NOT_TENPAI
+    if rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU]:
+        for t in range(N_KINDS):
+            if own[t] and is_yaojiu(t):
+                return LOOK_OK
+        return LOOK_DUANYAOJIU
+    return LOOK_OK
+
+
+@njit(cache=True)
+def judge_waits_rows(c, ms, own, rv, tb, out, n_live, look):
+    """``judge_waits`` and ``look_rule`` over rows: c/own uint8[N, 34], ms int64[N, MS_LEN]
+    -> out[N, 34, W_COLS], n_live[N], look[N]."""
     rd = np.empty(RD_LEN, np.int64)
     w = np.empty(N_KINDS, np.uint8)
     kinds = np.empty(4, np.int64)
     tiles = np.empty(4, np.int64)
     for r in range(c.shape[0]):
         n_live[r] = _judge_waits(c[r], ms[r], own[r], rv, tb, out[r], rd, w, kinds, tiles)
+        look[r] = look_rule(n_live[r] > 0, own[r], rv)

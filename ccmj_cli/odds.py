@@ -296,7 +296,7 @@ def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Varian
     return Exact(p, by_method, jia, piao, payment, by_round), None
 
 
-def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0):
+def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0, total_all):
     """Run the chunks on ``threads`` threads; returns (stats, rounds, seconds, interrupted)."""
     rv, tb = v.vector, tables()
     n_rounds = (n_turns + 3) // 4
@@ -320,7 +320,7 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progr
             for f in finished:
                 total += f.result()
             if progress:
-                progress(done0 + int(total[K.S_TRIALS]))
+                progress(done0 + int(total[K.S_TRIALS]), total_all)
     except KeyboardInterrupt:
         interrupted = True
         for f in pending:
@@ -390,7 +390,7 @@ def odds(
 
     A 13-tile hand (3k+1 concealed beside k melds) is played as it stands; a 14-tile hand is
     played once per distinct discard, with the same seed, and the results come best first.
-    ``progress(done)`` is called from this thread with the trials finished so far.
+    ``progress(done, total)`` is called from this thread with the trials finished so far.
     """
     v = _variant(rules)
     if isinstance(hand, T.Hand):
@@ -438,7 +438,8 @@ def odds(
             ex, note = exact_odds(s, n_draws, opponents, declare, v, dealer_seat)
         if trials:
             st, n_rounds, secs, intr = _run(s, v, n_turns, opponents, declare, dealer_seat,
-                                            trials, seed, threads, progress, done)  # fmt: skip
+                                            trials, seed, threads, progress, done,
+                                            trials * len(setups))  # fmt: skip
         else:
             n_rounds = (n_turns + 3) // 4
             st, secs, intr = np.zeros(K.stats_len(n_rounds), np.int64), 0.0, False

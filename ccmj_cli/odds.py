@@ -20,6 +20,7 @@ the same answer for any number of threads.
 
 import math
 import secrets
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -301,11 +302,14 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progr
     rv, tb = v.vector, tables()
     n_rounds = (n_turns + 3) // 4
     opp = OPPONENTS.index(opponents)
+    local = threading.local()  # one policy cache per thread: it only holds exact values
 
     def chunk(cs: int, n: int) -> np.ndarray:
+        if not hasattr(local, "memo"):
+            local.memo = K.new_memo()
         st = np.zeros(K.stats_len(n_rounds), np.int64)
         K.run_chunk(cs, n, s.c, s.ms, s.own, s.pool, s.view, s.public, rv, tb, n_turns, opp,
-                    int(declare), s.bao_mode, s.bao_tile, dealer, st)  # fmt: skip
+                    int(declare), s.bao_mode, s.bao_tile, dealer, st, local.memo)  # fmt: skip
         return st
 
     chunk(0, 0)  # compile (or load from the cache) outside the timing

@@ -51,7 +51,7 @@ S_BAO_BLOCKED = 11  # declared, but 断幺九 may not look at the bao
 S_HIST = 12  # + r - 1: wins in round r (opponents' turns, then the player's r-th draw)
 
 
-MEMO_MAX = 400_000  # hands remembered per chunk by the discard policy's cache
+MEMO_MAX = 300_000  # hands remembered by the discard policy's cache (per thread)
 
 PAIR = types.UniTuple(types.int64, 2)
 
@@ -203,6 +203,7 @@ def run_chunk(
     bao_tile,
     dealer,
     stats,
+    memo,
 ):
     """Play ``n_trials`` trials from the 3k+1 concealed tiles ``c0``; add counts to ``stats``.
 
@@ -210,6 +211,8 @@ def run_chunk(
     view0: what the player counts as unseen (the policy's live counts); public0: copies in
     discards and exposed melds (for 换宝). n_turns: tile positions left in the wall schedule;
     position p is the player's draw when p % 4 == 3, else opponent seat p % 4 + 1.
+    memo: ``new_memo()``, the discard policy's cache of hand shapes for this ``ms`` and ``rv``
+    (exact values only, so sharing it between chunks changes no answer; one per thread).
     """
     np.random.seed(seed)
     n_rounds = (n_turns + 3) // 4
@@ -237,7 +240,6 @@ def run_chunk(
     items = np.zeros(N_FAN, np.int64)
     fan = np.zeros(N_SEATS, np.int64)
     pay = np.zeros(N_SEATS, np.int64)
-    memo = new_memo()
     wbuf2 = np.zeros((N_KINDS, W_COLS), np.int64)
     shs = np.zeros(N_KINDS, np.int64)
     n_live0 = win_table(c0.copy(), ms, own0, rv, tb, wbuf, legal0, rds0, haohua0)

@@ -297,7 +297,9 @@ def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Varian
     return Exact(p, by_method, jia, piao, payment, by_round), None
 
 
-def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0, total_all):
+def _run(
+    s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0, total_all
+):
     """Run the chunks on ``threads`` threads; returns (stats, rounds, seconds, interrupted)."""
     rv, tb = v.vector, tables()
     n_rounds = (n_turns + 3) // 4
@@ -458,4 +460,3 @@ def odds(
     results.sort(key=lambda r: (-(r.exact.p_win if r.exact and not trials else r.p_win),
                                 -r.expected_payment))  # fmt: skip
     return OddsReport(hand=T.format_hand(h), results=results)
-

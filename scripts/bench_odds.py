@@ -49,9 +49,11 @@ def main():
             r = odds(hand, trials=n, seed=1, draws=17, threads=k, **kw).results[0]
             cpu = time.process_time() - cpu
             base = base or r.seconds
-            print(f"{label:48s} threads={k}  {n:>9,} trials  wall {r.seconds:6.2f} s  "
-                  f"{r.trials_per_second:>10,.0f} trials/s  speed-up {base / r.seconds:4.2f}  "
-                  f"cpu {cpu:6.2f} s ({n / cpu:>10,.0f} trials/cpu-s)  p_win={r.p_win:.4f}")  # fmt: skip
+            print(
+                f"{label:48s} threads={k}  {n:>9,} trials  wall {r.seconds:6.2f} s  "
+                f"{r.trials_per_second:>10,.0f} trials/s  speed-up {base / r.seconds:4.2f}  "
+                f"cpu {cpu:6.2f} s ({n / cpu:>10,.0f} trials/cpu-s)  p_win={r.p_win:.4f}"
+            )
 
 
 if __name__ == "__main__":

@@ -96,7 +96,9 @@ def test_exact_unknown_bao_mixes_over_the_pool():
 
 
 def test_exact_not_available_explains_why():
-    assert run(TANKI, draws=3, trials=0, exact=True).exact_note.startswith("exact only for a declared")
+    assert run(TANKI, draws=3, trials=0, exact=True).exact_note.startswith(
+        "exact only for a declared"
+    )
     r = run(TANKI, declare=True, draws=3, opponents="random", trials=0, exact=True)
     assert r.exact is None and "self-draws" in r.exact_note
     r = run(TANKI, declare=True, draws=3, bao="5z", visible="555z", trials=0, exact=True)
@@ -178,7 +180,9 @@ def test_same_seed_same_answer_whatever_the_threads():
     kw = dict(declare=True, draws=12, bao="unknown", opponents="random", trials=6_500, seed=11)
     assert same(run(TANKI, threads=1, **kw), run(TANKI, threads=2, **kw))
     kw = dict(draws=8, opponents="random", trials=1_500, seed=3)  # the discard policy at work
-    assert same(run("13m468p1379s157z7z", threads=1, **kw), run("13m468p1379s157z7z", threads=2, **kw))
+    assert same(
+        run("13m468p1379s157z7z", threads=1, **kw), run("13m468p1379s157z7z", threads=2, **kw)
+    )
 
 
 def test_seed_changes_the_sample():

@@ -24,10 +24,21 @@ def test_table_output():
 
 
 def test_json_fields():
-    r = odds(TANKI, "--declare", "-n", "6", "-t", "3000", "--seed", "5", "--bao", "unknown", "--json")
+    r = odds(
+        TANKI, "--declare", "-n", "6", "-t", "3000", "--seed", "5", "--bao", "unknown", "--json"
+    )
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    for key in ("p_win", "ci95", "by_method", "p_jiahu", "p_piao", "expected_payment", "trials", "seed"):
+    for key in (
+        "p_win",
+        "ci95",
+        "by_method",
+        "p_jiahu",
+        "p_piao",
+        "expected_payment",
+        "trials",
+        "seed",
+    ):
         assert key in d
     assert d["seed"] == 5 and d["trials"] == 3000 and d["bao"] == "unknown"
     assert set(d["by_method"]) == {"zimo", "dianpao", "mobao", "duibao"}
@@ -36,7 +47,19 @@ def test_json_fields():
 
 
 def test_threads_do_not_change_the_json():
-    base = [TANKI, "--declare", "-n", "9", "-t", "4000", "--seed", "9", "--opponents", "random", "--json"]
+    base = [
+        TANKI,
+        "--declare",
+        "-n",
+        "9",
+        "-t",
+        "4000",
+        "--seed",
+        "9",
+        "--opponents",
+        "random",
+        "--json",
+    ]
     a = json.loads(odds(*base, "--threads", "1").stdout)
     b = json.loads(odds(*base, "--threads", "2").stdout)
     for d in (a, b):
@@ -52,7 +75,9 @@ def test_random_seed_is_reported():
 def test_fourteen_tiles_table_and_json():
     r = odds("123m456p789s11123s", "--declare", "-n", "4", "-t", "1000", "--seed", "1")
     assert r.exit_code == 0 and "discard" in r.output and "1000 trials per discard" in r.output
-    d = json.loads(odds("123m456p789s11123s", "-n", "4", "-t", "1000", "--seed", "1", "--json").stdout)
+    d = json.loads(
+        odds("123m456p789s11123s", "-n", "4", "-t", "1000", "--seed", "1", "--json").stdout
+    )
     assert len(d["discards"]) == 12 and d["discards"][0]["p_win"] >= d["discards"][-1]["p_win"]
 
 

@@ -40,37 +40,85 @@ class _Bar:
             self.bar.stop()
 
 
+HandArg = Annotated[
+    str,
+    typer.Argument(help="13 tiles (after discarding) or 14 (odds per discard): 123m456p789s1112s."),
+]
+DrawsOpt = Annotated[
+    int | None,
+    typer.Option("--draws", "-n", help=f"The player's own draws left (default {O.DEFAULT_DRAWS})."),
+]
+WallOpt = Annotated[
+    int | None,
+    typer.Option("--wall", help="Tiles left in the wall instead: the player draws every fourth."),
+]
+TrialsOpt = Annotated[
+    int, typer.Option("--trials", "-t", help="Monte Carlo trials (0 with --exact: exact only).")
+]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Random seed (default: a fresh one, reported).")
+]
+DeclareOpt = Annotated[
+    bool,
+    typer.Option("--declare", help="Declare (报听) once tenpai: the hand locks, the bao applies."),
+]
+BaoOpt = Annotated[
+    str,
+    typer.Option("--bao", help="The bao: a tile, 'unknown' (rolled at the first look) or 'none'."),
+]
+OpponentsOpt = Annotated[
+    str,
+    typer.Option(
+        "--opponents",
+        help="none (self-draws only) or random (others discard random unseen tiles: 点炮).",
+    ),
+]
+ThreadsOpt = Annotated[
+    int, typer.Option("--threads", "-j", help="Threads (the answer does not depend on it).")
+]
+DealerOpt = Annotated[
+    bool, typer.Option("--dealer", help="The player is the dealer (庄), for the payment.")
+]
+ExactOpt = Annotated[
+    bool,
+    typer.Option("--exact", help="Also the exact answer (declared tenpai hand, self-draws)."),
+]
+
+
 def register(app: typer.Typer):
     @app.command()
     @handles_errors
     def odds(
-        hand: Annotated[str, typer.Argument(help="13 tiles (after discarding) or 14 (odds per discard), e.g. 123m456p789s1112s.")],
+        hand: HandArg,
         visible: VisibleOpt = None,
-        draws: Annotated[int | None, typer.Option("--draws", "-n", help=f"The player's own draws left (default {O.DEFAULT_DRAWS}).")] = None,
-        wall: Annotated[int | None, typer.Option("--wall", help="Tiles left in the wall instead: the player draws every fourth.")] = None,
-        trials: Annotated[int, typer.Option("--trials", "-t", help="Monte Carlo trials (0 with --exact: exact only).")] = O.DEFAULT_TRIALS,
-        seed: Annotated[int | None, typer.Option("--seed", help="Random seed (default: a fresh one, printed).")] = None,
-        declare: Annotated[bool, typer.Option("--declare", help="Declare (报听) as soon as tenpai: the hand locks, the bao applies.")] = False,
-        bao: Annotated[str, typer.Option("--bao", help="The bao: a tile, 'unknown' (rolled at the first look) or 'none'.")] = "none",
-        opponents: Annotated[str, typer.Option("--opponents", help="none (self-draws only) or random (others discard random unseen tiles: 点炮).")] = "none",
-        threads: Annotated[int, typer.Option("--threads", "-j", help="Threads (the answer does not depend on it).")] = 1,
-        dealer: Annotated[bool, typer.Option("--dealer", help="The player is the dealer (庄), for the payment.")] = False,
-        exact: Annotated[bool, typer.Option("--exact", help="Also the exact answer (declared tenpai hand, self-draws).")] = False,
+        draws: DrawsOpt = None,
+        wall: WallOpt = None,
+        trials: TrialsOpt = O.DEFAULT_TRIALS,
+        seed: SeedOpt = None,
+        declare: DeclareOpt = False,
+        bao: BaoOpt = "none",
+        opponents: OpponentsOpt = "none",
+        threads: ThreadsOpt = 1,
+        dealer: DealerOpt = False,
+        exact: ExactOpt = False,
         rules: RulesOpt = None,
         json: JsonOpt = False,
-    ):  # fmt: skip
+    ):
         """P(win) with a 95% CI, by 自摸/点炮/摸宝/对宝, 夹胡/飘胡, by round, expected payment."""
         v = variant(rules)
         bar = _Bar()
         try:
-            report = O.odds(hand, visible=visible, draws=draws, wall=wall, trials=trials,
-                            seed=seed, declare=declare, bao=bao, opponents=opponents,
-                            threads=threads, dealer=dealer, exact=exact, rules=v,
-                            progress=bar)  # fmt: skip
+            report = O.odds(
+                hand, visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
+                declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,
+                exact=exact, rules=v, progress=bar,
+            )  # fmt: skip
         finally:
             bar.close()
         d = report.to_dict()
         typer.echo(to_json(d) if json else render_odds(d))
         if report.interrupted:
-            typer.echo("interrupted: the estimate above is from the trials finished so far", err=True)
+            typer.echo(
+                "interrupted: the estimate above is from the trials finished so far", err=True
+            )
             raise typer.Exit(EXIT_INTERRUPTED)

@@ -106,10 +106,16 @@ def _odds_block(d: dict) -> str:
     plo, phi = d["payment_ci95"]
     head = [
         ("hand", d["hand"] + (f"  (after discarding {d['discard']})" if d["discard"] else "")),
-        ("model", f"{d['rounds']} round(s), opponents {d['opponents']}, "
-                  f"declare {yes(d['declare'])}, bao {d['bao']}"),  # fmt: skip
-        ("trials", f"{d['trials']} (seed {d['seed']}, {d['trials_per_second']:,.0f} trials/s)"
-                   + ("  INTERRUPTED" if d["interrupted"] else "")),  # fmt: skip
+        (
+            "model",
+            f"{d['rounds']} round(s), opponents {d['opponents']}, "
+            f"declare {yes(d['declare'])}, bao {d['bao']}",
+        ),
+        (
+            "trials",
+            f"{d['trials']} (seed {d['seed']}, {d['trials_per_second']:,.0f} trials/s)"
+            + ("  INTERRUPTED" if d["interrupted"] else ""),
+        ),
         ("P(win)", f"{_p(d['p_win'])}  95% CI [{lo:.4f}, {hi:.4f}]"),
     ]
     if ex is not None:
@@ -119,8 +125,11 @@ def _odds_block(d: dict) -> str:
     head += [
         ("P(夹胡 win)", _p(d["p_jiahu"]) + (f"  exact {ex['p_jiahu']:.6f}" if ex else "")),
         ("P(飘胡 win)", _p(d["p_piao"]) + (f"  exact {ex['p_piao']:.6f}" if ex else "")),
-        ("expected payment", f"{d['expected_payment']:.3f} base units  95% CI [{plo:.3f}, {phi:.3f}]"
-                             + (f"  exact {ex['expected_payment']:.4f}" if ex else "")),  # fmt: skip
+        (
+            "expected payment",
+            f"{d['expected_payment']:.3f} base units  95% CI [{plo:.3f}, {phi:.3f}]"
+            + (f"  exact {ex['expected_payment']:.4f}" if ex else ""),
+        ),
         ("P(reach tenpai)", _p(d["p_tenpai"])),
     ]
     if d["p_declared"] is not None:
@@ -134,12 +143,21 @@ def _odds_block(d: dict) -> str:
     rounds, cum = [], 0.0
     for r, p in enumerate(d["by_round"], 1):
         cum += p
-        rounds.append((r, _p(p), _p(cum), _p(ex["by_round"][r - 1]) if ex and r <= len(ex["by_round"]) else "-"))
+        rounds.append(
+            (
+                r,
+                _p(p),
+                _p(cum),
+                _p(ex["by_round"][r - 1]) if ex and r <= len(ex["by_round"]) else "-",
+            )
+        )
     return (
         fields(head)
-        + "\n\n" + table(how, ["how", "P", "exact"])
-        + "\n\n" + table(rounds, ["round", "P(win)", "cumulative", "exact"])
-    )  # fmt: skip
+        + "\n\n"
+        + table(how, ["how", "P", "exact"])
+        + "\n\n"
+        + table(rounds, ["round", "P(win)", "cumulative", "exact"])
+    )
 
 
 def render_odds(d: dict) -> str:
@@ -149,20 +167,35 @@ def render_odds(d: dict) -> str:
     rows = []
     for x in d["discards"]:
         lo, hi = x["ci95"]
-        rows.append((x["discard"], _p(x["p_win"]), f"[{lo:.4f}, {hi:.4f}]",
-                     *(_p(x["by_method"][name]) for name, _ in ODDS_METHODS),
-                     _p(x["p_jiahu"]), _p(x["p_piao"]), f"{x['expected_payment']:.3f}",
-                     _p(x["exact"]["p_win"]) if x["exact"] else "-"))  # fmt: skip
+        rows.append(
+            (
+                x["discard"],
+                _p(x["p_win"]),
+                f"[{lo:.4f}, {hi:.4f}]",
+                *(_p(x["by_method"][name]) for name, _ in ODDS_METHODS),
+                _p(x["p_jiahu"]),
+                _p(x["p_piao"]),
+                f"{x['expected_payment']:.3f}",
+                _p(x["exact"]["p_win"]) if x["exact"] else "-",
+            )
+        )
     first = d["discards"][0]
-    note = (f"{first['trials']} trials per discard, seed {first['seed']}, {first['rounds']} round(s), "
-            f"opponents {first['opponents']}, declare {yes(first['declare'])}, bao {first['bao']}")  # fmt: skip
-    heads = ["discard", "P(win)", "95% CI", "自摸", "点炮", "摸宝", "对宝", "夹胡", "飘胡", "E[pay]", "exact"]
+    note = (
+        f"{first['trials']} trials per discard, seed {first['seed']}, {first['rounds']} round(s), "
+        f"opponents {first['opponents']}, declare {yes(first['declare'])}, bao {first['bao']}"
+    )
+    heads = [
+        "discard",
+        "P(win)",
+        "95% CI",
+        "自摸",
+        "点炮",
+        "摸宝",
+        "对宝",
+        "夹胡",
+        "飘胡",
+        "E[pay]",
+        "exact",
+    ]
     return f"hand {d['hand']}\n{note}\n\n" + table(rows, heads)
 
-
-def odds_summary(d: dict) -> str:
-    """The tab-separated one-line form (batch mode)."""
-    if "discards" in d:
-        best = d["discards"][0]
-        return f"best discard={best['discard']}\tp_win={best['p_win']:.4f}"
-    return f"p_win={d['p_win']:.4f}\tci95=[{d['ci95'][0]:.4f}, {d['ci95'][1]:.4f}]"

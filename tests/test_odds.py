@@ -305,3 +305,25 @@ def test_memo_policy_matches_choose_discard():
         got = K.choose_discard_memo(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo, shs)
         assert got == want, (c, view)
     assert len(memo) > 0
+
+
+def test_huanbao_at_the_first_look_rerolls_the_bao():
+    # bao 5z with the other three 5z visible: at the first look it is replaced (换宝). The new
+    # bao is uniform over the 119 drawable tiles (none is a 5z), then the old 5z returns to the
+    # wall: 119 drawable again. Hand-worked law: 对宝 if the new bao is a 2s, else the 3 live 2s
+    # plus the new bao kind's other copies win within n draws.
+    n, trials = 8, 40_000
+    pool = np.full(34, 4)
+    pool[[0, 1, 2, 12, 13, 14, 24, 25, 26]] -= 1
+    pool[18] -= 3
+    pool[19] -= 1
+    pool[31] = 0  # 5z: three visible, one is the bao
+    assert pool.sum() == 119
+    p = 0.0
+    for b in range(34):
+        if pool[b]:
+            p += pool[b] / 119 * (1.0 if b == 19 else hyper(119, 3 + pool[b] - 1, n))
+    r = run(TANKI, declare=True, draws=n, bao="5z", visible="555z", trials=trials, seed=5)
+    assert r.exact is None
+    assert within(r.p_win, p, trials)
+    assert within(r.by_method["duibao"], 3 / 119, trials)

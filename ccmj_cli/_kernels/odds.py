@@ -300,13 +300,17 @@ def run_chunk(
                     else:
                         bao, m = _roll_bao(wall, m, -1)
                     look = bao >= 0
-                elif public[bao] >= 3:  # 换宝: the three other copies are public
+                tries = 0
+                while bao >= 0 and public[bao] >= 3 and tries < 8:
+                    # 换宝: the three other copies are public, so the bao is rolled again
+                    tries += 1
                     new, m = _roll_bao(wall, m, bao)
-                    if new >= 0:
-                        wall[m] = bao  # the old bao goes back to its place in the wall
-                        m += 1
-                        bao = new
-                        look = True
+                    if new < 0:
+                        break
+                    wall[m] = bao  # the old bao goes back to its place in the wall
+                    m += 1
+                    bao = new
+                    look = True
                 if look:
                     looked = True
                     if legal[bao]:

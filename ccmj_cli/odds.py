@@ -13,9 +13,10 @@ Reproducibility: the trials are cut into chunks of ``CHUNK``; chunk i runs on it
 ``SeedSequence(seed).spawn(n)[i]``, and the counts are integers summed exactly, so a seed gives
 the same answer for any number of threads.
 
->>> r = odds("123m456p789s1112s", trials=2000, seed=1, declare=True, draws=10)
->>> r.seed, r.trials, 0 < r.p_win < 1
-(1, 2000, True)
+>>> r = odds("123m456p789s1112s", trials=2000, seed=1, declare=True, draws=1, exact=True)
+>>> r = r.results[0]
+>>> r.seed, r.trials, round(r.exact.p_win * 123, 9)  # 3 live 2s among 123 unseen tiles
+(1, 2000, 3.0)
 """
 
 import math

@@ -327,3 +327,56 @@ def test_huanbao_at_the_first_look_rerolls_the_bao():
     assert r.exact is None
     assert within(r.p_win, p, trials)
     assert within(r.by_method["duibao"], 3 / 119, trials)
+
+
+# --- property tests: random tenpai hands -------------------------------------------------------
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ccmj_cli import tiles as T  # noqa: E402
+from ccmj_cli.hand import waits as hand_waits  # noqa: E402
+
+
+@st.composite
+def tenpai_hands(draw):
+    """Four sets + a pair with one tile taken out: 13 tiles with at least one structural wait."""
+    c = np.zeros(34, np.int64)
+    for _ in range(4):
+        if draw(st.booleans()):
+            s = draw(st.integers(0, 2)) * 9 + draw(st.integers(0, 6))
+            c[s : s + 3] += 1
+        else:
+            c[draw(st.integers(0, 33))] += 3
+    c[draw(st.integers(0, 33))] += 2
+    assume(c.max() <= 4)
+    held = [t for t in range(34) if c[t]]
+    c[draw(st.sampled_from(held))] -= 1
+    return T.format_tiles(c.astype(np.uint8))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much])  # fmt: skip
+@given(tenpai_hands(), st.integers(1, 20))
+def test_exact_is_hypergeometric_over_the_live_legal_waits(hand, n):
+    w = hand_waits(hand)  # the public waits API: live copies of each legal wait
+    assume(w.tenpai)
+    r = O.odds(hand, declare=True, draws=n, trials=0, exact=True).results[0]
+    assert r.exact.p_win == pytest.approx(hyper(123, w.live_total, n))
+    assert sum(r.exact.by_method.values()) == pytest.approx(r.exact.p_win)
+    assert sum(r.exact.by_round) == pytest.approx(r.exact.p_win)
+    assert r.exact.p_jiahu <= r.exact.p_win + 1e-12 and r.exact.p_piao <= r.exact.p_win + 1e-12
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much])  # fmt: skip
+@given(tenpai_hands(), st.integers(3, 17), st.sampled_from(["none", "unknown"]))
+def test_monte_carlo_agrees_with_exact_on_random_tenpai_hands(hand, n, bao):
+    assume(hand_waits(hand).can_look_bao or bao == "none")
+    assume(hand_waits(hand).tenpai)
+    trials = 8_000
+    r = O.odds(hand, declare=True, draws=n, bao=bao, trials=trials, seed=n, exact=True)
+    r = r.results[0]
+    assert r.exact is not None, r.exact_note
+    assert within(r.p_win, r.exact.p_win, trials)
+    assert within(r.p_jiahu, r.exact.p_jiahu, trials)

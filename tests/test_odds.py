@@ -380,3 +380,12 @@ def test_monte_carlo_agrees_with_exact_on_random_tenpai_hands(hand, n, bao):
     assert r.exact is not None, r.exact_note
     assert within(r.p_win, r.exact.p_win, trials)
     assert within(r.p_jiahu, r.exact.p_jiahu, trials)
+
+
+def test_dealer_raises_every_share():
+    # the player deals: each loser pays 门清+夹胡+自摸+平胡+庄 = 5 fan = 16, three pay 48
+    r = run(TANKI, declare=True, draws=1, trials=0, exact=True, dealer=True)
+    assert r.exact.expected_payment == pytest.approx(3 / 123 * 48)
+    # with the bao, a 摸宝 win adds 宝: 6 fan = 32 each (RULES §5 check: dealer 门清+夹+自摸+宝)
+    r = run(TANKI, declare=True, draws=1, trials=0, exact=True, dealer=True, bao="5z")
+    assert r.exact.expected_payment == pytest.approx(3 / 122 * 48 + 3 / 122 * 96)

@@ -145,14 +145,13 @@ def win_table(c, ms, own, rv, tb, wbuf, legal, rds, haohua):
     for t in range(N_KINDS):
         legal[t] = 0
         haohua[t] = 0
-        if wbuf[t, W_LEGAL] and own[t] < 4:
-            if judge_win(c, t, ms, own, rv, tb, rds[t]):
-                legal[t] = 1
-                c[t] += 1
-                for u in range(N_KINDS):
-                    if c[u] == 4:
-                        haohua[t] = 1
-                c[t] -= 1
+        if wbuf[t, W_LEGAL] and own[t] < 4 and judge_win(c, t, ms, own, rv, tb, rds[t]):
+            legal[t] = 1
+            c[t] += 1
+            for u in range(N_KINDS):
+                if c[u] == 4:
+                    haohua[t] = 1
+            c[t] -= 1
     return n_live
 
 

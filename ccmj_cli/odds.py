@@ -406,7 +406,11 @@ def odds(
         h, text = T.parse_hand(hand, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan), hand
     k = 4 - h.n_sets
     if h.n_concealed not in (3 * k + 1, 3 * k + 2):
-        T.require_size(h, 1, text, "odds")  # raises, naming the expected count
+        melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""
+        raise HandError(
+            f"bad hand '{text.strip()}': odds needs {3 * k + 1} or {3 * k + 2} concealed "
+            f"tiles{melds}, got {h.n_concealed}"
+        )
     if trials < 0 or (trials == 0 and not exact):
         raise UsageError(f"bad --trials {trials}: expected a positive number (0 only with --exact)")
     if threads < 1:

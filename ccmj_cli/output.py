@@ -197,5 +197,7 @@ def render_odds(d: dict) -> str:
         "E[pay]",
         "exact",
     ]
-    return f"hand {d['hand']}\n{note}\n\n" + table(rows, heads)
+    notes = sorted({x["exact_note"] for x in d["discards"] if x["exact_note"]})
+    tail = "".join(f"\nno exact answer for some discards: {n}" for n in notes)
+    return f"hand {d['hand']}\n{note}\n\n" + table(rows, heads) + ("\n" + tail if tail else "")
 

@@ -6,10 +6,7 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from . import analyze, rules_cmd
-from . import score_cmd
-from . import bao_cmd
-from . import batch_cmd
+from . import analyze, bao_cmd, batch_cmd, odds_cmd, rules_cmd, score_cmd
 
 app = typer.Typer(
     name="ccmj",
@@ -40,6 +37,7 @@ rules_cmd.register(app)
 score_cmd.register(app)
 bao_cmd.register(app)
 batch_cmd.register(app)
+odds_cmd.register(app)
 
 
 def main():

@@ -4,7 +4,6 @@ from typing import Annotated
 
 import typer
 
-from .. import bao as B
 from ..output import render_bao
 from .common import JsonOpt, RulesOpt, VisibleOpt, emit, handles_errors, variant
 
@@ -24,5 +23,7 @@ def register(app: typer.Typer):
         json: JsonOpt = False,
     ):
         """May HAND look at the bao; is it 对宝; what a 摸宝 win scores; live copies; 换宝."""
+        from .. import bao as B  # kernels load only when the command runs
+
         r = B.bao(hand, bao_tile, visible, seat, base, variant(rules))
         emit(r.to_dict(), json, render_bao)

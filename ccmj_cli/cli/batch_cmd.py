@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from .. import batch as B
 from ..errors import EXIT_BATCH_ERRORS, UsageError
 from .common import JsonOpt, RulesOpt, handles_errors, variant
 
@@ -51,6 +50,8 @@ def register(app: typer.Typer):
         One output row per input row, in order; a bad row gets its message in the error column
         and the run goes on (exit 4 at the end if any row failed).
         """
+        from .. import batch as B  # kernels load only when the command runs
+
         v = variant(rules)
         src = _open_in(file)
         dst = _open_out(output)

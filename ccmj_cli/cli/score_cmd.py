@@ -4,7 +4,6 @@ from typing import Annotated
 
 import typer
 
-from .. import scoring as S
 from ..errors import EXIT_FALSE
 from ..output import render_score
 from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
@@ -57,6 +56,8 @@ def register(app: typer.Typer):
 
         Payment from each paying loser = base x 2^(fan-1) (RULES.md §5); kongs settle apart (§7).
         """
+        from .. import scoring as S  # kernels load only when the command runs
+
         r = S.score(hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules))
         emit(r.to_dict(), json, render_score)
         if check and not r.legal:

@@ -1,0 +1,379 @@
+"""Monte Carlo odds for one player's hand: the jitted trial loop behind ``ccmj odds``.
+
+One trial plays the player's remaining turns against an unseen pool: the wall is the list of
+physical tiles the player has not seen, drawn uniformly without replacement (a partial
+Fisher-Yates shuffle). A turn is three opponent turns, then the player's draw; with
+``opp == 1`` each opponent turn discards a uniformly random unseen tile (it becomes public and
+may be won on, 点炮). Every judgment comes from the rules engine: ``judge_waits``/``judge_win``
+say which tiles win and how, ``fan_items``/``settle`` what the win pays, ``choose_discard`` what
+an undeclared hand throws. Rules arrive as ``rv``; the kernel knows no rule by itself.
+
+Random state: ``run_chunk`` seeds Numba's (per-thread) generator with its chunk seed first, so
+a chunk's outcome depends only on that seed, never on which thread ran it.
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
+from .layout import (
+    HOW_DISCARD,
+    HOW_DUIBAO,
+    HOW_MOBAO,
+    HOW_SELF,
+    N_FAN,
+    N_KINDS,
+    N_SEATS,
+    RD_JIAHU,
+    RD_LEN,
+    RD_PIAO,
+    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
+)
+from .score import fan_items, settle
+from .shape import shanten, useful_mask
+
+# bao modes
+BAO_NONE = 0
+BAO_KNOWN = 1  # the bao tile is given; its copy is out of the drawable pool from the start
+BAO_UNKNOWN = 2  # rolled at the first look: a random tile of the pool, which it then leaves
+
+# stats vector (int64): counts summed over trials, so chunks reduce exactly in any order
+S_TRIALS = 0
+S_HOW = 1  # + HOW_SELF / HOW_DISCARD / HOW_MOBAO / HOW_DUIBAO
+S_JIAHU = 5  # wins scored with 夹胡
+S_PIAO = 6  # wins scored as 飘胡
+S_PAY = 7  # sum of the payment received (base units)
+S_PAY2 = 8  # sum of its squares
+S_TENPAI = 9  # trials in which the hand reached tenpai (a live legal wait)
+S_DECLARED = 10  # trials in which the hand declared (报听) and locked
+S_BAO_BLOCKED = 11  # declared, but 断幺九 may not look at the bao
+S_HIST = 12  # + r - 1: wins in round r (opponents' turns, then the player's r-th draw)
+
+
+MEMO_MAX = 300_000  # hands remembered by the discard policy's cache (per thread)
+
+PAIR = types.UniTuple(types.int64, 2)
+
+
+def stats_len(n_rounds):
+    return S_HIST + max(n_rounds, 1)
+
+
+@njit(cache=True, nogil=True)
+def new_memo():
+    return Dict.empty(key_type=PAIR, value_type=PAIR)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hand_key(c):
+    a = 0
+    for i in range(17, -1, -1):  # m and p: 18 base-5 digits
+        a = a * 5 + c[i]
+    b = 0
+    for i in range(N_KINDS - 1, 17, -1):  # s and z: 16 digits
+        b = b * 5 + c[i]
+    return (a, b)
+
+
+@njit(cache=True, nogil=True)
+def _wanted(c, ms, own, rv, tb, wbuf, memo):
+    """(shanten, mask of the tiles wanted) of 3k+1 tiles, as policy.discard_value counts them:
+    the legal waits when tenpai, else the useful tiles. Neither depends on the live counts,
+    so they are remembered per hand in ``memo``."""
+    key = _hand_key(c)
+    if key in memo:
+        return memo[key]
+    sh = shanten(c, tb)
+    m = np.int64(0)
+    if sh == 0:
+        judge_waits(c, ms, own, rv, tb, wbuf)
+        for t in range(N_KINDS):
+            if wbuf[t, W_LEGAL]:
+                m |= np.int64(1) << t
+    else:
+        m = useful_mask(c, tb)
+    if len(memo) >= MEMO_MAX:
+        memo.clear()
+    v = (np.int64(sh), m)
+    memo[key] = v
+    return v
+
+
+@njit(cache=True, nogil=True)
+def choose_discard_memo(c, ms, own, view, rv, tb, wbuf, memo, shs):
+    """policy.choose_discard's choice (min shanten, then most live wanted tiles, then the
+    lowest tile), faster: shanten first, so only the discards reaching the lowest need their
+    wanted tiles, and those are remembered per hand. Tests pin it to choose_discard."""
+    best_sh = 99
+    for d in range(N_KINDS):
+        shs[d] = 99
+        if c[d]:
+            c[d] -= 1
+            shs[d] = shanten(c, tb)
+            c[d] += 1
+            if shs[d] < best_sh:
+                best_sh = shs[d]
+    best = -1
+    best_live = -1
+    for d in range(N_KINDS):
+        if shs[d] != best_sh:
+            continue
+        c[d] -= 1
+        own[d] -= 1
+        sh, m = _wanted(c, ms, own, rv, tb, wbuf, memo)
+        c[d] += 1
+        own[d] += 1
+        live = 0
+        for t in range(N_KINDS):
+            if m >> t & 1:
+                live += view[t]
+        if live > best_live:
+            best, best_live = d, live
+    return best
+
+
+@njit(cache=True, nogil=True)
+def win_table(c, ms, own, rv, tb, wbuf, legal, rds, haohua):
+    """Judge every tile as the winning tile for the 3k+1 concealed tiles ``c``.
+
+    ``legal[t]`` = 1 when c + t is a legal win (独听 and 夹胡 as judge_win reads them), with
+    its reading in ``rds[t]`` and ``haohua[t]`` = the 七对 would hold four of a kind.
+    Returns the number of live legal waits (> 0: tenpai).
+    """
+    n_live = judge_waits(c, ms, own, rv, tb, wbuf)
+    for t in range(N_KINDS):
+        legal[t] = 0
+        haohua[t] = 0
+        if wbuf[t, W_LEGAL] and own[t] < 4 and judge_win(c, t, ms, own, rv, tb, rds[t]):
+            legal[t] = 1
+            c[t] += 1
+            for u in range(N_KINDS):
+                if c[u] == 4:
+                    haohua[t] = 1
+            c[t] -= 1
+    return n_live
+
+
+@njit(cache=True, nogil=True)
+def win_payment(rd, how, haohua, discarder, dealer, rv, items, fan, pay):
+    """What the player (seat 0) receives for a win read as ``rd``, via fan_items + settle."""
+    fan_items(rd, how, haohua, rv, items)
+    settle(items, 0, dealer, discarder, how, rv, fan, pay)
+    return pay[0]
+
+
+@njit(cache=True, nogil=True)
+def _roll_bao(wall, m, avoid):
+    """Take a random tile not of kind ``avoid`` out of wall[:m]; returns (tile, new m)."""
+    n_ok = 0
+    for i in range(m):
+        if wall[i] != avoid:
+            n_ok += 1
+    if n_ok == 0:
+        return -1, m
+    j = np.random.randint(0, n_ok)
+    for i in range(m):
+        if wall[i] != avoid:
+            if j == 0:
+                t = wall[i]
+                wall[i] = wall[m - 1]
+                return t, m - 1
+            j -= 1
+    return -1, m
+
+
+@njit(cache=True, nogil=True)
+def run_chunk(
+    seed,
+    n_trials,
+    c0,
+    ms,
+    own0,
+    pool0,
+    view0,
+    public0,
+    rv,
+    tb,
+    n_turns,
+    opp,
+    declare,
+    bao_mode,
+    bao_tile,
+    dealer,
+    stats,
+    memo,
+):
+    """Play ``n_trials`` trials from the 3k+1 concealed tiles ``c0``; add counts to ``stats``.
+
+    pool0: drawable unseen tiles per kind (a known bao's copy already taken out);
+    view0: what the player counts as unseen (the policy's live counts); public0: copies in
+    discards and exposed melds (for 换宝). n_turns: tile positions left in the wall schedule;
+    position p is the player's draw when p % 4 == 3, else opponent seat p % 4 + 1.
+    memo: ``new_memo()``, the discard policy's cache of hand shapes for this ``ms`` and ``rv``
+    (exact values only, so sharing it between chunks changes no answer; one per thread).
+    """
+    np.random.seed(seed)
+    n_rounds = (n_turns + 3) // 4
+    u = 0
+    for t in range(N_KINDS):
+        u += pool0[t]
+    base = np.empty(max(u, 1), np.int64)
+    i = 0
+    for t in range(N_KINDS):
+        for _ in range(pool0[t]):
+            base[i] = t
+            i += 1
+    wall = np.empty(u + 2, np.int64)  # room for an old bao returned after 换宝
+    c = c0.copy()
+    own = own0.copy()
+    view = view0.copy()
+    public = public0.copy()
+    wbuf = np.zeros((N_KINDS, W_COLS), np.int64)
+    legal = np.zeros(N_KINDS, np.int64)
+    rds = np.zeros((N_KINDS, RD_LEN), np.int64)
+    haohua = np.zeros(N_KINDS, np.int64)
+    legal0 = np.zeros(N_KINDS, np.int64)
+    rds0 = np.zeros((N_KINDS, RD_LEN), np.int64)
+    haohua0 = np.zeros(N_KINDS, np.int64)
+    items = np.zeros(N_FAN, np.int64)
+    fan = np.zeros(N_SEATS, np.int64)
+    pay = np.zeros(N_SEATS, np.int64)
+    wbuf2 = np.zeros((N_KINDS, W_COLS), np.int64)
+    shs = np.zeros(N_KINDS, np.int64)
+    n_live0 = win_table(c0.copy(), ms, own0, rv, tb, wbuf, legal0, rds0, haohua0)
+    yaojiu = False
+    for t in range(N_KINDS):
+        if own0[t] and is_yaojiu(t):
+            yaojiu = True
+    legal[:] = legal0
+    rds[:, :] = rds0
+    haohua[:] = haohua0
+    dirty = False
+    for _trial in range(n_trials):
+        c[:] = c0
+        own[:] = own0
+        view[:] = view0
+        public[:] = public0
+        if dirty:  # the last trial changed the hand: back to the start's win table
+            legal[:] = legal0
+            rds[:, :] = rds0
+            haohua[:] = haohua0
+            dirty = False
+        wall[:u] = base[:u]
+        m = u
+        tenpai = n_live0 > 0
+        reached = tenpai
+        locked = declare == 1 and tenpai
+        declared = locked
+        bao_ok = False
+        if locked:
+            bao_ok = bao_mode != BAO_NONE and (yaojiu or rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] == 0)
+        bao = -1
+        looked = False
+        won = False
+        how = -1
+        win_tile = -1
+        discarder = -1
+        rnd = 0
+        for p in range(n_turns):
+            rnd = p // 4 + 1
+            if p % 4 != 3:  # an opponent's turn
+                if opp == 1 and m > 0:
+                    j = np.random.randint(0, m)
+                    t = wall[j]
+                    wall[j] = wall[m - 1]
+                    m -= 1
+                    view[t] -= 1
+                    public[t] += 1
+                    if legal[t]:
+                        won, how, win_tile, discarder = True, HOW_DISCARD, t, p % 4 + 1
+                        break
+                continue
+            # the player's turn: a declared hand looks at the bao first (对宝 / 换宝)
+            if bao_ok:
+                look = False
+                if bao < 0:
+                    if bao_mode == BAO_KNOWN:
+                        bao = bao_tile
+                    else:
+                        bao, m = _roll_bao(wall, m, -1)
+                    look = bao >= 0
+                tries = 0
+                while bao >= 0 and public[bao] >= 3 and tries < 8:
+                    # 换宝: the three other copies are public, so the bao is rolled again
+                    tries += 1
+                    new, m = _roll_bao(wall, m, bao)
+                    if new < 0:
+                        break
+                    wall[m] = bao  # the old bao goes back to its place in the wall
+                    m += 1
+                    bao = new
+                    look = True
+                if look:
+                    looked = True
+                    if legal[bao]:
+                        won, how, win_tile = True, HOW_DUIBAO, bao
+                        break
+            if m == 0:
+                break
+            j = np.random.randint(0, m)
+            t = wall[j]
+            wall[j] = wall[m - 1]
+            m -= 1
+            view[t] -= 1
+            if legal[t]:
+                won, how, win_tile = True, HOW_SELF, t
+                break
+            if looked and t == bao:
+                won, how = True, HOW_MOBAO
+                break
+            c[t] += 1
+            own[t] += 1
+            d = t if locked else choose_discard_memo(c, ms, own, view, rv, tb, wbuf2, memo, shs)
+            c[d] -= 1
+            own[d] -= 1
+            public[d] += 1
+            if d != t:
+                dirty = True
+                n_live = win_table(c, ms, own, rv, tb, wbuf, legal, rds, haohua)
+                tenpai = n_live > 0
+                if tenpai:
+                    reached = True
+                    if declare == 1:
+                        locked = True
+                        declared = True
+                        yj = False
+                        for x in range(N_KINDS):
+                            if own[x] and is_yaojiu(x):
+                                yj = True
+                        bao_ok = bao_mode != BAO_NONE and (
+                            yj or rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] == 0
+                        )
+        stats[S_TRIALS] += 1
+        if reached:
+            stats[S_TENPAI] += 1
+        if declared:
+            stats[S_DECLARED] += 1
+            if bao_mode != BAO_NONE and not bao_ok:
+                stats[S_BAO_BLOCKED] += 1
+        if not won:
+            continue
+        if how == HOW_MOBAO:  # the bao stands for the legal wait that pays best
+            best = -1
+            for w in range(N_KINDS):
+                if legal[w]:
+                    v = win_payment(rds[w], how, haohua[w], -1, dealer, rv, items, fan, pay)
+                    if v > best:
+                        best = v
+                        win_tile = w
+        amount = win_payment(
+            rds[win_tile], how, haohua[win_tile], discarder, dealer, rv, items, fan, pay
+        )
+        stats[S_HOW + how] += 1
+        stats[S_JIAHU] += rds[win_tile, RD_JIAHU]
+        stats[S_PIAO] += rds[win_tile, RD_PIAO]
+        stats[S_PAY] += amount
+        stats[S_PAY2] += amount * amount
+        stats[S_HIST + rnd - 1] += 1
+    return n_rounds

@@ -1,0 +1,467 @@
+"""Monte Carlo odds for a hand (``ccmj odds``), and the exact answer where one exists.
+
+This module validates, derives the random state, splits the trials into chunks, runs them on
+threads and packages the counts; the trials themselves are the jitted ``_kernels.odds`` loop,
+which calls the rules engine for every judgment.
+
+The model (see README, "Odds"): the unseen pool is 136 tiles minus the player's own (hand and
+melds) minus the visible ones; the player's draws are uniform from it without replacement.
+With ``opponents="random"`` the three others each discard a uniformly random unseen tile
+before each of the player's draws. The player never claims chow/pung/kong.
+
+Reproducibility: the trials are cut into chunks of ``CHUNK``; chunk i runs on its own seed,
+``SeedSequence(seed).spawn(n)[i]``, and the counts are integers summed exactly, so a seed gives
+the same answer for any number of threads.
+
+>>> r = odds("123m456p789s1112s", trials=2000, seed=1, declare=True, draws=1, exact=True)
+>>> r = r.results[0]
+>>> r.seed, r.trials, round(r.exact.p_win * 123, 9)  # 3 live 2s among 123 unseen tiles
+(1, 2000, 3.0)
+"""
+
+import math
+import secrets
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels import odds as K
+from ._kernels.judge import W_COLS
+from ._kernels.tables import tables
+from .errors import HandError, UsageError
+from .hand import unseen_counts
+from .rules import Variant, load_variant
+
+CHUNK = 1000  # trials per chunk: fixed, so the random streams never depend on --threads
+DEFAULT_TRIALS = 20_000
+DEFAULT_DRAWS = 17  # a whole hand: (136 - 53 dealt - 14 dead wall) / 4 players ~ 17 draws each
+METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_MOBAO, HOW_DUIBAO
+OPPONENTS = ("none", "random")
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+@dataclass(frozen=True)
+class Exact:
+    p_win: float
+    by_method: dict
+    p_jiahu: float
+    p_piao: float
+    expected_payment: float
+    by_round: list[float]
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    hand: str  # the 13-tile hand the trials start from
+    discard: str | None  # the discard that made it (14-tile input)
+    p_win: float
+    ci95: list[float]
+    by_method: dict
+    p_jiahu: float
+    p_piao: float
+    by_round: list[float]  # P(win in round r): the discards before the r-th draw, then the draw
+    expected_payment: float
+    payment_ci95: list[float]
+    p_tenpai: float  # reached tenpai (a live legal wait) at some point
+    p_declared: float | None  # declared (报听) and locked, with --declare
+    p_bao_blocked: float | None  # declared but 断幺九: may not look at the bao
+    trials: int
+    seed: int
+    rounds: int
+    opponents: str
+    declare: bool
+    bao: str
+    seconds: float
+    trials_per_second: float
+    interrupted: bool
+    exact: Exact | None
+    exact_note: str | None  # why there is no exact answer, when asked for one
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    hand: str
+    results: list[OddsResult]  # one for a 13-tile hand; one per discard, best first, for 14
+
+    @property
+    def interrupted(self) -> bool:
+        return any(r.interrupted for r in self.results)
+
+    def to_dict(self) -> dict:
+        if len(self.results) == 1 and self.results[0].discard is None:
+            return self.results[0].to_dict()
+        return {"hand": self.hand, "discards": [r.to_dict() for r in self.results]}
+
+
+@dataclass
+class _Setup:
+    """Everything one 13-tile starting point hands to the kernel."""
+
+    c: np.ndarray
+    ms: np.ndarray
+    own: np.ndarray
+    pool: np.ndarray  # drawable unseen tiles (a known bao's copy taken out)
+    view: np.ndarray  # unseen as the player counts them
+    public: np.ndarray  # copies in discards and exposed melds
+    bao_mode: int
+    bao_tile: int
+
+
+def _variant(rules) -> Variant:
+    return rules if isinstance(rules, Variant) else load_variant(rules)
+
+
+def _bao_spec(bao: str | None) -> tuple[int, int]:
+    text = (bao or "none").strip()
+    if text.lower() == "none":
+        return K.BAO_NONE, -1
+    if text.lower() == "unknown":
+        return K.BAO_UNKNOWN, -1
+    return K.BAO_KNOWN, T.tile_index(text)
+
+
+def _public_of(h: T.Hand, visible: np.ndarray) -> np.ndarray:
+    pub = visible.copy()
+    for m in h.melds:
+        if m.kind != L.MELD_ANKONG:  # a concealed kong's tiles are not public
+            for t in m.tiles:
+                pub[t] += 1
+    return pub
+
+
+def _setup(h: T.Hand, c13: np.ndarray, vis: np.ndarray, bao_mode: int, bao_tile: int) -> _Setup:
+    own = c13.astype(np.int64)
+    for m in h.melds:
+        for t in m.tiles:
+            own[t] += 1
+    view = 4 - own - vis
+    pool = view.copy()
+    if bao_mode == K.BAO_KNOWN:
+        if pool[bao_tile] <= 0:
+            raise HandError(
+                f"bad bao '{T.tile_name(bao_tile)}': no unseen copy left (all four are in the "
+                "hand or visible)"
+            )
+        pool[bao_tile] -= 1
+    return _Setup(
+        c=c13.astype(np.uint8),
+        ms=h.meld_summary(),
+        own=own.astype(np.uint8),
+        pool=pool,
+        view=view,
+        public=_public_of(h, vis),
+        bao_mode=bao_mode,
+        bao_tile=bao_tile,
+    )
+
+
+def _schedule(draws: int | None, wall: int | None, pool_size: int) -> tuple[int, int]:
+    """(tile positions in the schedule, the player's own draws)."""
+    if draws is not None and wall is not None:
+        raise UsageError("give either --draws or --wall, not both")
+    if wall is not None:
+        if wall < 0 or wall > pool_size:
+            raise UsageError(f"bad --wall {wall}: expected 0-{pool_size} (the unseen tiles)")
+        return wall, wall // 4
+    n = DEFAULT_DRAWS if draws is None else draws
+    if n < 0 or n > pool_size:
+        raise UsageError(f"bad --draws {n}: expected 0-{pool_size} (the unseen tiles)")
+    return 4 * n, n
+
+
+def chunk_seeds(seed: int, trials: int) -> list[tuple[int, int]]:
+    """(seed, trials) of each chunk: SeedSequence(seed).spawn, one child per CHUNK trials."""
+    n = (trials + CHUNK - 1) // CHUNK
+    kids = np.random.SeedSequence(seed).spawn(n)
+    return [
+        (int(k.generate_state(1, np.uint32)[0]), min(CHUNK, trials - i * CHUNK))
+        for i, k in enumerate(kids)
+    ]
+
+
+def _win_info(s: _Setup, rv, tb):
+    """The legal wins of the 13-tile start: (n live, legal[34], rds, haohua)."""
+    wbuf = np.zeros((L.N_KINDS, W_COLS), np.int64)
+    legal = np.zeros(L.N_KINDS, np.int64)
+    rds = np.zeros((L.N_KINDS, L.RD_LEN), np.int64)
+    hh = np.zeros(L.N_KINDS, np.int64)
+    n_live = K.win_table(s.c.copy(), s.ms, s.own, rv, tb, wbuf, legal, rds, hh)
+    return int(n_live), legal, rds, hh
+
+
+def _hyper_none(u: int, k: int, i: int) -> float:
+    """P(no winning tile among the first i draws): C(u-k, i) / C(u, i)."""
+    if i > u - k:
+        return 0.0
+    return math.comb(u - k, i) / math.comb(u, i)
+
+
+def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Variant, dealer: int):
+    """Exact P(win) for a declared, locked tenpai hand drawing alone; (Exact | None, note)."""
+    rv, tb = v.vector, tables()
+    if not declare:
+        return None, "exact only for a declared (locked) hand (--declare)"
+    if opponents != "none":
+        return None, "exact only with self-draws (--opponents none)"
+    n_live, legal, rds, hh = _win_info(s, rv, tb)
+    if n_live == 0:
+        return None, "exact only for a tenpai hand (a live legal wait)"
+    items = np.zeros(L.N_FAN, np.int64)
+    fan = np.zeros(L.N_SEATS, np.int64)
+    pay = np.zeros(L.N_SEATS, np.int64)
+
+    def paid(t, how):
+        return int(K.win_payment(rds[t], how, hh[t], -1, dealer, rv, items, fan, pay))
+
+    waits = [t for t in range(L.N_KINDS) if legal[t]]
+    mobao_best = max(waits, key=lambda t: (paid(t, L.HOW_MOBAO), -t))
+    yaojiu = any(s.own[t] and T.is_yaojiu(t) for t in range(L.N_KINDS))
+    bao_ok = s.bao_mode != K.BAO_NONE and (yaojiu or not v.bao_forbidden_without_yaojiu)
+
+    def known(pool: np.ndarray, b: int) -> list:
+        """Weighted outcomes with the bao ``b`` out of ``pool``: (prob, how, tile, round)."""
+        out = []
+        if n_draws == 0:
+            return out
+        if b >= 0 and legal[b]:
+            return [(1.0, L.HOW_DUIBAO, b, 1)]
+        u = int(pool.sum())
+        wins = {t: int(pool[t]) for t in waits if pool[t]}
+        if b >= 0 and pool[b]:
+            wins[-1] = int(pool[b])  # 摸宝
+        k = sum(wins.values())
+        if k == 0:
+            return out
+        for r in range(1, n_draws + 1):
+            p_r = _hyper_none(u, k, r - 1) * k / (u - r + 1) if u - r + 1 > 0 else 0.0
+            if p_r == 0.0:
+                break
+            for t, n in wins.items():
+                how, tile = (L.HOW_MOBAO, mobao_best) if t < 0 else (L.HOW_SELF, t)
+                out.append((p_r * n / k, how, tile, r))
+        return out
+
+    pool = s.pool.astype(np.int64)
+    if not bao_ok:
+        # nobody looks (断幺九, or no bao): an unknown bao is never rolled, a known one just
+        # sits in the wall, out of the pool
+        outcomes = known(pool, -1)
+    elif s.bao_mode == K.BAO_KNOWN:
+        if s.public[s.bao_tile] >= 3:
+            return None, "no exact answer when the bao is replaced (换宝) at the look"
+        outcomes = known(pool, s.bao_tile)
+    else:
+        u = int(pool.sum())
+        outcomes = []
+        for b in range(L.N_KINDS):
+            if not pool[b]:
+                continue
+            if s.public[b] >= 3:
+                return None, "no exact answer when a bao may be replaced (换宝) at the look"
+            rest = pool.copy()
+            rest[b] -= 1
+            w = pool[b] / u
+            outcomes += [(w * p, how, t, r) for p, how, t, r in known(rest, b)]
+    by_method = {name: 0.0 for name in METHODS}
+    by_round = [0.0] * max(n_draws, 1)
+    p = jia = piao = payment = 0.0
+    for q, how, t, r in outcomes:
+        p += q
+        by_method[METHODS[how]] += q
+        jia += q * int(rds[t, L.RD_JIAHU])
+        piao += q * int(rds[t, L.RD_PIAO])
+        payment += q * paid(t, how)
+        by_round[r - 1] += q
+    return Exact(p, by_method, jia, piao, payment, by_round), None
+
+
+def _run(
+    s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0, total_all
+):
+    """Run the chunks on ``threads`` threads; returns (stats, rounds, seconds, interrupted)."""
+    rv, tb = v.vector, tables()
+    n_rounds = (n_turns + 3) // 4
+    opp = OPPONENTS.index(opponents)
+    local = threading.local()  # one policy cache per thread: it only holds exact values
+
+    def chunk(cs: int, n: int) -> np.ndarray:
+        if not hasattr(local, "memo"):
+            local.memo = K.new_memo()
+        st = np.zeros(K.stats_len(n_rounds), np.int64)
+        K.run_chunk(cs, n, s.c, s.ms, s.own, s.pool, s.view, s.public, rv, tb, n_turns, opp,
+                    int(declare), s.bao_mode, s.bao_tile, dealer, st, local.memo)  # fmt: skip
+        return st
+
+    chunk(0, 0)  # compile (or load from the cache) outside the timing
+    total = np.zeros(K.stats_len(n_rounds), np.int64)
+    interrupted = False
+    start = time.perf_counter()
+    pool = ThreadPoolExecutor(max_workers=threads)
+    pending = {pool.submit(chunk, cs, n) for cs, n in chunk_seeds(seed, trials)}
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for f in finished:
+                total += f.result()
+            if progress:
+                progress(done0 + int(total[K.S_TRIALS]), total_all)
+    except KeyboardInterrupt:
+        interrupted = True
+        for f in pending:
+            f.cancel()
+        for f in pending:  # chunks already running finish in well under a second
+            if not f.cancelled():
+                total += f.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return total, n_rounds, time.perf_counter() - start, interrupted
+
+
+def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponents, declare,
+             bao, exact, note) -> OddsResult:  # fmt: skip
+    n = int(st[K.S_TRIALS])
+    wins = int(st[K.S_HOW : K.S_HOW + 4].sum())
+    frac = (lambda x: x / n) if n else (lambda x: 0.0)
+    pay_mean = frac(int(st[K.S_PAY]))
+    pay_var = frac(int(st[K.S_PAY2])) - pay_mean**2
+    pay_half = Z95 * math.sqrt(max(pay_var, 0.0) / n) if n else 0.0
+    return OddsResult(
+        hand=hand,
+        discard=discard,
+        p_win=frac(wins),
+        ci95=list(wilson(wins, n)),
+        by_method={name: frac(int(st[K.S_HOW + i])) for i, name in enumerate(METHODS)},
+        p_jiahu=frac(int(st[K.S_JIAHU])),
+        p_piao=frac(int(st[K.S_PIAO])),
+        by_round=[frac(int(x)) for x in st[K.S_HIST : K.S_HIST + n_rounds]],
+        expected_payment=pay_mean,
+        payment_ci95=[pay_mean - pay_half, pay_mean + pay_half],
+        p_tenpai=frac(int(st[K.S_TENPAI])),
+        p_declared=frac(int(st[K.S_DECLARED])) if declare else None,
+        p_bao_blocked=frac(int(st[K.S_BAO_BLOCKED])) if declare and bao != "none" else None,
+        trials=n,
+        seed=seed,
+        rounds=n_rounds,
+        opponents=opponents,
+        declare=declare,
+        bao=bao,
+        seconds=seconds,
+        trials_per_second=n / seconds if seconds > 0 else 0.0,
+        interrupted=interrupted,
+        exact=exact,
+        exact_note=note,
+    )
+
+
+def odds(
+    hand: T.Hand | str,
+    *,
+    visible: str | None = None,
+    draws: int | None = None,
+    wall: int | None = None,
+    trials: int = DEFAULT_TRIALS,
+    seed: int | None = None,
+    declare: bool = False,
+    bao: str | None = "none",
+    opponents: str = "none",
+    threads: int = 1,
+    dealer: bool = False,
+    exact: bool = False,
+    rules: Variant | str | None = None,
+    progress=None,
+) -> OddsReport:
+    """P(win) and how, by Monte Carlo over the unseen tiles (and exactly, with ``exact``).
+
+    A 13-tile hand (3k+1 concealed beside k melds) is played as it stands; a 14-tile hand is
+    played once per distinct discard, with the same seed, and the results come best first.
+    ``progress(done, total)`` is called from this thread with the trials finished so far.
+    """
+    v = _variant(rules)
+    if isinstance(hand, T.Hand):
+        h, text = hand, T.format_hand(hand)
+    else:
+        h, text = T.parse_hand(hand, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan), hand
+    k = 4 - h.n_sets
+    if h.n_concealed not in (3 * k + 1, 3 * k + 2):
+        melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""
+        raise HandError(
+            f"bad hand '{text.strip()}': odds needs {3 * k + 1} or {3 * k + 2} concealed "
+            f"tiles{melds}, got {h.n_concealed}"
+        )
+    if trials < 0 or (trials == 0 and not exact):
+        raise UsageError(f"bad --trials {trials}: expected a positive number (0 only with --exact)")
+    if threads < 1:
+        raise UsageError(f"bad --threads {threads}: expected 1 or more")
+    if opponents not in OPPONENTS:
+        raise UsageError(f"bad --opponents '{opponents}': expected none or random")
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    if seed < 0:
+        raise UsageError(f"bad --seed {seed}: expected a non-negative integer")
+    bao_mode, bao_tile = _bao_spec(bao)
+    bao_name = ("none", "", "unknown")[bao_mode] or T.tile_name(bao_tile)
+    if bao_mode != K.BAO_NONE and not declare:
+        raise UsageError("--bao needs --declare: only a declared (报听) hand uses the bao")
+    unseen = unseen_counts(h, visible, text)  # validates the visible tiles against the hand
+    vis = 4 - unseen - h.own_counts().astype(np.int64)
+    dealer_seat = 0 if dealer else 1  # not the dealer: the next seat deals (only 庄 fan moves)
+    starts = []
+    if h.n_concealed == 3 * k + 1:
+        starts.append((None, h.concealed.copy(), vis))
+    else:
+        for d in np.flatnonzero(h.concealed):
+            c13 = h.concealed.copy()
+            c13[d] -= 1
+            v2 = vis.copy()
+            v2[d] += 1  # the discard goes to the river: public, and no longer unseen
+            starts.append((T.tile_name(int(d)), c13, v2))
+    setups = [(d, _setup(h, c13, vv, bao_mode, bao_tile)) for d, c13, vv in starts]
+    pool_size = int(setups[0][1].pool.sum())
+    n_turns, n_draws = _schedule(draws, wall, pool_size)
+    results = []
+    done = 0
+    for d, s in setups:
+        ex, note = (None, None)
+        if exact:
+            ex, note = exact_odds(s, n_draws, opponents, declare, v, dealer_seat)
+        if trials:
+            st, n_rounds, secs, intr = _run(s, v, n_turns, opponents, declare, dealer_seat,
+                                            trials, seed, threads, progress, done,
+                                            trials * len(setups))  # fmt: skip
+        else:
+            n_rounds = (n_turns + 3) // 4
+            st, secs, intr = np.zeros(K.stats_len(n_rounds), np.int64), 0.0, False
+        done += trials
+        hand13 = T.format_hand(T.Hand(s.c.astype(np.uint8), h.melds))
+        results.append(
+            _package(st, n_rounds, secs, intr, hand=hand13, discard=d, seed=seed,
+                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note)
+        )  # fmt: skip
+        if intr:
+            break
+    results.sort(key=lambda r: (-(r.exact.p_win if r.exact and not trials else r.p_win),
+                                -r.expected_payment))  # fmt: skip
+    return OddsReport(hand=T.format_hand(h), results=results)

@@ -1,0 +1,118 @@
+"""ccmj odds through the CLI (typer CliRunner): output, JSON fields, errors, exit codes."""
+
+import json
+
+from typer.testing import CliRunner
+
+from ccmj_cli.cli import app
+
+runner = CliRunner()
+TANKI = "123m456p789s1112s"  # only 2s is a legal wait, 3 live among 123 unseen
+
+
+def odds(*args):
+    return runner.invoke(app, ["odds", *args])
+
+
+def test_table_output():
+    r = odds(TANKI, "--declare", "--draws", "1", "--trials", "2000", "--seed", "3", "--exact")
+    assert r.exit_code == 0, r.output
+    assert "P(win)" in r.output and "95% CI" in r.output
+    assert "exact P(win)      0.024390" in r.output  # 3/123
+    for word in ("自摸", "点炮", "摸宝", "对宝", "round", "cumulative"):
+        assert word in r.output
+
+
+def test_json_fields():
+    r = odds(
+        TANKI, "--declare", "-n", "6", "-t", "3000", "--seed", "5", "--bao", "unknown", "--json"
+    )
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    for key in (
+        "p_win",
+        "ci95",
+        "by_method",
+        "p_jiahu",
+        "p_piao",
+        "expected_payment",
+        "trials",
+        "seed",
+    ):
+        assert key in d
+    assert d["seed"] == 5 and d["trials"] == 3000 and d["bao"] == "unknown"
+    assert set(d["by_method"]) == {"zimo", "dianpao", "mobao", "duibao"}
+    assert d["ci95"][0] <= d["p_win"] <= d["ci95"][1]
+    assert len(d["by_round"]) == 6
+
+
+def test_threads_do_not_change_the_json():
+    base = [
+        TANKI,
+        "--declare",
+        "-n",
+        "9",
+        "-t",
+        "4000",
+        "--seed",
+        "9",
+        "--opponents",
+        "random",
+        "--json",
+    ]
+    a = json.loads(odds(*base, "--threads", "1").stdout)
+    b = json.loads(odds(*base, "--threads", "2").stdout)
+    for d in (a, b):
+        del d["seconds"], d["trials_per_second"]
+    assert a == b
+
+
+def test_random_seed_is_reported():
+    d = json.loads(odds(TANKI, "--declare", "-n", "3", "-t", "1000", "--json").stdout)
+    assert isinstance(d["seed"], int) and d["seed"] >= 0
+
+
+def test_fourteen_tiles_table_and_json():
+    r = odds("123m456p789s11123s", "--declare", "-n", "4", "-t", "1000", "--seed", "1")
+    assert r.exit_code == 0 and "discard" in r.output and "1000 trials per discard" in r.output
+    d = json.loads(
+        odds("123m456p789s11123s", "-n", "4", "-t", "1000", "--seed", "1", "--json").stdout
+    )
+    assert len(d["discards"]) == 12 and d["discards"][0]["p_win"] >= d["discards"][-1]["p_win"]
+
+
+def test_exact_only():
+    r = odds(TANKI, "--declare", "-n", "2", "--trials", "0", "--exact", "--json")
+    d = json.loads(r.stdout)
+    assert d["trials"] == 0 and abs(d["exact"]["p_win"] - (1 - 120 * 119 / (123 * 122))) < 1e-12
+
+
+def test_errors_are_one_line_with_exit_2():
+    for args in (
+        ["123m456p789s11s"],  # 11 tiles
+        [TANKI, "--bao", "5z"],  # bao without --declare
+        [TANKI, "--draws", "3", "--wall", "12"],
+        [TANKI, "--opponents", "smart"],
+        [TANKI, "--trials", "0"],
+        [TANKI, "--visible", "2s2s2s2s"],
+        ["123m456p789s111x"],
+    ):
+        r = odds(*args)
+        assert r.exit_code == 2, (args, r.output)
+        assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_bad_variant_exit_3(tmp_path):
+    bad = tmp_path / "v.yaml"
+    bad.write_text("jiahu: sometimes\n")
+    r = odds(TANKI, "--rules", str(bad), "-t", "10")
+    assert r.exit_code == 3 and "jiahu" in r.stderr
+
+
+def test_documented_in_help():
+    r = runner.invoke(app, ["--help"])
+    assert "odds" in r.output
+    r = odds("--help")
+    for opt in ("--draws", "--wall", "--trials", "--seed", "--declare", "--bao", "--opponents",
+                "--threads", "--exact", "--json"):  # fmt: skip
+        assert opt in r.output

@@ -32,6 +32,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels import odds as K
 from ._kernels.judge import W_COLS
+from ._kernels.policy import new_memo
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
 from .hand import unseen_counts
@@ -309,7 +310,7 @@ def _run(
 
     def chunk(cs: int, n: int) -> np.ndarray:
         if not hasattr(local, "memo"):
-            local.memo = K.new_memo()
+            local.memo = new_memo()
         st = np.zeros(K.stats_len(n_rounds), np.int64)
         K.run_chunk(cs, n, s.c, s.ms, s.own, s.pool, s.view, s.public, rv, tb, n_turns, opp,
                     int(declare), s.bao_mode, s.bao_tile, dealer, st, local.memo)  # fmt: skip

@@ -11,7 +11,7 @@ import pytest
 
 from ccmj_cli import odds as O
 from ccmj_cli._kernels import odds as K
-from ccmj_cli._kernels.policy import choose_discard
+from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli.errors import HandError, UsageError
 from ccmj_cli.rules import load_variant
@@ -291,18 +291,38 @@ def _random_states(n, rng):
     return out
 
 
-def test_memo_policy_matches_choose_discard():
+def _policy_reference(c, view):
+    """The documented policy, from the public per-discard analysis (hand.shanten of 14 tiles):
+    fewest shanten, then most live wanted tiles (legal waits at tenpai, else useful tiles),
+    then the lowest tile."""
+    from ccmj_cli import hand as H
+    from ccmj_cli import tiles as T
+
+    r = H.shanten(T.format_counts(c))
+    best = min(d.shanten for d in r.discards)
+    scored = []
+    for d in r.discards:
+        if d.shanten != best:
+            continue
+        wanted = d.legal_waits if d.shanten == 0 else d.useful
+        live = sum(int(view[T.tile_index(u.tile)]) for u in wanted)
+        scored.append((-live, T.tile_index(d.tile)))
+    return min(scored)[1]
+
+
+def test_policy_matches_the_documented_rule_with_and_without_memo():
     rv, tb = load_variant(None).vector, tables()
     ms = np.zeros(7, np.int64)
-    memo = K.new_memo()
+    memo = new_memo()
     wbuf = np.zeros((34, 5), np.int64)
     shs = np.zeros(34, np.int64)
     rng = np.random.default_rng(4)
     states = _random_states(300, rng)
     for c, view in states + states:  # twice: the second pass answers from the memo
         own = c.copy()
-        want = choose_discard(c.copy(), ms, own.copy(), view, rv, tb)
-        got = K.choose_discard_memo(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo, shs)
+        want = _policy_reference(c, view)
+        assert choose_discard(c.copy(), ms, own.copy(), view, rv, tb) == want, (c, view)
+        got = choose_discard_memo(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo, shs)
         assert got == want, (c, view)
     assert len(memo) > 0
 

@@ -6,15 +6,15 @@ Fisher-Yates shuffle). A turn is three opponent turns, then the player's draw; w
 ``opp == 1`` each opponent turn discards a uniformly random unseen tile (it becomes public and
 may be won on, 点炮). Every judgment comes from the rules engine: ``judge_waits``/``judge_win``
 say which tiles win and how, ``fan_items``/``settle`` what the win pays, ``choose_discard`` what
-an undeclared hand throws. Rules arrive as ``rv``; the kernel knows no rule by itself.
+an undeclared hand throws (policy.choose_discard_memo). Rules arrive as ``rv``; the kernel
+knows no rule by itself.
 
 Random state: ``run_chunk`` seeds Numba's (per-thread) generator with its chunk seed first, so
 a chunk's outcome depends only on that seed, never on which thread ran it.
 """
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
 from .layout import (
@@ -30,8 +30,8 @@ from .layout import (
     RD_PIAO,
     RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
 )
+from .policy import choose_discard_memo
 from .score import fan_items, settle
-from .shape import shanten, useful_mask
 
 # bao modes
 BAO_NONE = 0
@@ -51,86 +51,8 @@ S_BAO_BLOCKED = 11  # declared, but 断幺九 may not look at the bao
 S_HIST = 12  # + r - 1: wins in round r (opponents' turns, then the player's r-th draw)
 
 
-MEMO_MAX = 300_000  # hands remembered by the discard policy's cache (per thread)
-
-PAIR = types.UniTuple(types.int64, 2)
-
-
 def stats_len(n_rounds):
     return S_HIST + max(n_rounds, 1)
-
-
-@njit(cache=True, nogil=True)
-def new_memo():
-    return Dict.empty(key_type=PAIR, value_type=PAIR)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _hand_key(c):
-    a = 0
-    for i in range(17, -1, -1):  # m and p: 18 base-5 digits
-        a = a * 5 + c[i]
-    b = 0
-    for i in range(N_KINDS - 1, 17, -1):  # s and z: 16 digits
-        b = b * 5 + c[i]
-    return (a, b)
-
-
-@njit(cache=True, nogil=True)
-def _wanted(c, ms, own, rv, tb, wbuf, memo):
-    """(shanten, mask of the tiles wanted) of 3k+1 tiles, as policy.discard_value counts them:
-    the legal waits when tenpai, else the useful tiles. Neither depends on the live counts,
-    so they are remembered per hand in ``memo``."""
-    key = _hand_key(c)
-    if key in memo:
-        return memo[key]
-    sh = shanten(c, tb)
-    m = np.int64(0)
-    if sh == 0:
-        judge_waits(c, ms, own, rv, tb, wbuf)
-        for t in range(N_KINDS):
-            if wbuf[t, W_LEGAL]:
-                m |= np.int64(1) << t
-    else:
-        m = useful_mask(c, tb)
-    if len(memo) >= MEMO_MAX:
-        memo.clear()
-    v = (np.int64(sh), m)
-    memo[key] = v
-    return v
-
-
-@njit(cache=True, nogil=True)
-def choose_discard_memo(c, ms, own, view, rv, tb, wbuf, memo, shs):
-    """policy.choose_discard's choice (min shanten, then most live wanted tiles, then the
-    lowest tile), faster: shanten first, so only the discards reaching the lowest need their
-    wanted tiles, and those are remembered per hand. Tests pin it to choose_discard."""
-    best_sh = 99
-    for d in range(N_KINDS):
-        shs[d] = 99
-        if c[d]:
-            c[d] -= 1
-            shs[d] = shanten(c, tb)
-            c[d] += 1
-            if shs[d] < best_sh:
-                best_sh = shs[d]
-    best = -1
-    best_live = -1
-    for d in range(N_KINDS):
-        if shs[d] != best_sh:
-            continue
-        c[d] -= 1
-        own[d] -= 1
-        sh, m = _wanted(c, ms, own, rv, tb, wbuf, memo)
-        c[d] += 1
-        own[d] += 1
-        live = 0
-        for t in range(N_KINDS):
-            if m >> t & 1:
-                live += view[t]
-        if live > best_live:
-            best, best_live = d, live
-    return best
 
 
 @njit(cache=True, nogil=True)

@@ -97,7 +97,10 @@ class Meld:
         """Extra 补 tiles on a special kong."""
         if not self.is_special:
             return 0
-        return len(self.tiles) - (4 if self.kind == MELD_XUANFENG else 3)
+        base = 3
+        if self.kind == MELD_XUANFENG and (WINDS <= set(self.tiles) or ONE_S in self.tiles):
+            base = 4  # 旋风杠 (or its 小鸡飞蛋 form); a 三风蛋 of three winds has 3 tiles
+        return len(self.tiles) - base
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
@@ -193,7 +196,7 @@ def _special_kind(tiles: list[int], sanfeng: bool, xiaoji: bool) -> int | None:
     """Which special kong a bracket of 3+ tiles forms, or None."""
     kinds = set(tiles)
     for kind, group in SPECIAL_GROUPS.items():
-        need = 4 if kind == MELD_XUANFENG else 3
+        need = 4 if kind == MELD_XUANFENG and not sanfeng else 3
         if len(tiles) < need:
             continue
         if kinds == group:

@@ -299,3 +299,17 @@ def test_batch_bad_variant_is_exit_3_before_reading(tmp_path):
     path.write_text("quemen: maybe\n", encoding="utf-8")
     assert_error(run("waits", "-", "--rules", str(path), input="23m456p789s111z55s\n"), 3,
                  "'quemen'")  # fmt: skip
+
+
+def test_batch_undecodable_bytes_become_error_objects():
+    # stdin bytes that are not UTF-8 (0x80, 0xff): an error object for that line, no traceback
+    r = runner.invoke(app, ["waits", "-", "--json"], input=b"\x80\xff\n23m456p789s111z55s\n")
+    assert r.exit_code == 4 and "Traceback" not in r.output
+    out = lines_of(r)
+    assert "error" in out[0] and out[0]["line"] == 1
+    assert out[1]["tenpai"] is True
+
+
+def test_error_message_stays_one_line():
+    # a newline inside the hand argument is escaped in the one-line message
+    assert_error(run("waits", "12\nm"), 2, "\\n")

@@ -342,3 +342,34 @@ def test_shanten_many_rejects_bad_arrays(n):
         H.shanten_many(np.zeros((3, 33), np.uint8))
     with pytest.raises(HandError):
         H.shanten_many(np.full((1, 34), 5, np.uint8))
+
+
+# --------------------------------------------------------------------------- 14-tile 牌理 view
+
+
+@settings(max_examples=80)
+@given(S.tenpai_hands(max_melds=2), st.integers(0, 33), S.variants())
+def test_shanten_14_discards_equal_naive(h, extra, v):
+    # a tenpai hand + one more tile: every discard is listed once, with the shanten it
+    # leaves; a discard leaving tenpai lists the legal waits of the 13-tile hand left
+    _, _, concealed, ms = h
+    own = S.counts(concealed + [t for _, ts in ms for t in ts])
+    assume(own[extra] < 4)
+    tiles = sorted(concealed + [extra])
+    r = H.shanten(S.hand_text(tiles, ms), rules=v)
+    c = S.counts(tiles)
+    assert r.shanten == H.shanten_many(c[None, :])[0]
+    assert sorted(idx(d.tile) for d in r.discards) == sorted(set(tiles))
+    for d in r.discards:
+        rest = list(tiles)
+        rest.remove(idx(d.tile))
+        rc = S.counts(rest)
+        assert d.shanten == H.shanten_many(rc[None, :])[0]
+        if d.shanten == 0:
+            ans = naive.waits(T.parse_hand(S.hand_text(rest, ms)), opts(v))
+            legal = [t for t, vd in ans.verdicts.items() if vd.legal]
+            assert [idx(u.tile) for u in d.legal_waits] == sorted(legal)
+        else:
+            assert d.legal_waits is None
+    keys = [(d.shanten, -d.useful_total) for d in r.discards]
+    assert keys == sorted(keys)

@@ -105,12 +105,15 @@ class Verdict:
     ``flags``: the (jiahu, piao, qidui) triples of the best-scoring legal readings (the kernel
     may report any of them when several score the same); empty when not legal.
     ``reasons``: the failure lists (in REASON_ORDER) of the readings with fewest failures.
+    ``best``: (reading, flags, reasons) of each of those best readings, where a reading is
+    ("qidui",) or (pair, sorted sets as ("pung"|"chow", first tile)).
     """
 
     legal: bool
     reasons: frozenset
     flags: frozenset
     menqing: bool
+    best: frozenset = frozenset()
 
 
 def melds_info(melds, opts) -> dict:
@@ -174,7 +177,7 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
     k = 4 - mi["n"]
     n = sum(c)
     fan = opts["fan"]
-    readings = []  # (fails, jia, piao, qidui, value)
+    readings = []  # (fails, jia, piao, qidui, value, reading)
     if n == 3 * k + 2:
         for pair, sets in decompositions(c):
             fails = _content_fails(all_tiles, opts)
@@ -202,27 +205,31 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
             if piao and not opts["piao_stacks_with_jia"]:
                 jia = False
             value = (fan["piao"] if piao else 0) + (fan["jiahu"] if jia else 0)
-            readings.append((fails, jia, piao, False, value))
+            readings.append((fails, jia, piao, False, value, (pair, tuple(sorted(sets)))))
     if opts["qidui"] and mi["n"] == 0 and qidui_complete(c):
         # 七对 (RULES.md §9, off by default): C1 and C2 apply; there is no set, so C3 (刻) does
         # not; it scores 七对 (+ 豪华 with a quad) and never 夹胡 (the Official rules: 七对
         # "不计单钓").
         value = fan["qidui"] + (fan["haohua"] if 4 in c else 0)
-        readings.append((_content_fails(all_tiles, opts), False, False, True, value))
+        readings.append((_content_fails(all_tiles, opts), False, False, True, value, ("qidui",)))
     if not readings:
         return Verdict(False, frozenset({("incomplete",)}), frozenset(), mq)
     legal = [r for r in readings if not r[0]]
     if legal:
         best = max(r[4] for r in legal)
-        flags = frozenset((r[1], r[2], r[3]) for r in legal if r[4] == best)
-        return Verdict(True, frozenset({()}), flags, mq)
+        top = [r for r in legal if r[4] == best]
+        flags = frozenset((r[1], r[2], r[3]) for r in top)
+        found = frozenset((r[5], (r[1], r[2], r[3]), ()) for r in top)
+        return Verdict(True, frozenset({()}), flags, mq, found)
     fewest = min(len(r[0]) for r in readings)
-    reasons = frozenset(
-        tuple(code for code in REASON_ORDER if code in r[0])
-        for r in readings
-        if len(r[0]) == fewest
-    )
-    return Verdict(False, reasons, frozenset(), mq)
+    top = [r for r in readings if len(r[0]) == fewest]
+
+    def codes(fails):
+        return tuple(code for code in REASON_ORDER if code in fails)
+
+    reasons = frozenset(codes(r[0]) for r in top)
+    found = frozenset((r[5], (False, False, False), codes(r[0])) for r in top)
+    return Verdict(False, reasons, frozenset(), mq, found)
 
 
 def own_counts(hand) -> list[int]:

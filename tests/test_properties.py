@@ -200,15 +200,39 @@ def assert_verdict(got: dict, want: naive.Verdict, where):
         assert not got["jiahu"] and not got["piao"], where
 
 
+def reading_key(parts: list[str]):
+    """check()'s reading (["55m", "456m", ...]) as naive's (pair, sorted sets) key."""
+    if parts == ["qidui"]:
+        return ("qidui",)
+    pair = T.parse_tiles(parts[0])[0]
+    sets = []
+    for p in parts[1:]:
+        ts = T.parse_tiles(p)
+        sets.append(("pung" if ts[0] == ts[1] else "chow", ts[0]))
+    return (pair, tuple(sorted(sets)))
+
+
+def assert_check(text: str, win: int, v):
+    hand = T.parse_hand(text)
+    got = H.check(text, T.tile_name(win), v).to_dict()
+    want = naive.check(hand, win, opts(v))
+    where = (text, T.tile_name(win), dict(v.options))
+    assert_verdict(got, want, where)
+    # the reading reported is one of the best readings, with its own flags and failures
+    if got["reading"]:
+        mine = (reading_key(got["reading"]), (got["jiahu"], got["piao"], got["qidui"]),
+                tuple(got["reasons"]))  # fmt: skip
+        assert mine in want.best, (where, got["reading"], want.best)
+    else:
+        assert got["reasons"] == ["incomplete"] and not want.best
+
+
 @settings(max_examples=400)
 @given(S.tenpai_hands(), S.variants())
 def test_check_equals_naive(h, v):
     text, win, _, _ = h
-    hand = T.parse_hand(text)
-    assume(hand.own_counts()[win] < 4)
-    got = H.check(text, T.tile_name(win), v).to_dict()
-    want = naive.check(hand, win, opts(v))
-    assert_verdict(got, want, (text, T.tile_name(win), dict(v.options)))
+    assume(T.parse_hand(text).own_counts()[win] < 4)
+    assert_check(text, win, v)
 
 
 @settings(max_examples=150)
@@ -216,10 +240,8 @@ def test_check_equals_naive(h, v):
 def test_check_equals_naive_fan_values(h, v):
     # fan values change which reading scores best (飘胡 vs 夹胡 vs 七对)
     text, win, _, _ = h
-    hand = T.parse_hand(text)
-    assume(hand.own_counts()[win] < 4)
-    got = H.check(text, T.tile_name(win), v).to_dict()
-    assert_verdict(got, naive.check(hand, win, opts(v)), (text, T.tile_name(win)))
+    assume(T.parse_hand(text).own_counts()[win] < 4)
+    assert_check(text, win, v)
 
 
 @settings(max_examples=150)
@@ -227,10 +249,8 @@ def test_check_equals_naive_fan_values(h, v):
 def test_check_any_tile_equals_naive(h, win, v):
     # mostly incomplete hands: reasons are just ["incomplete"]
     text, _, _, _ = h
-    hand = T.parse_hand(text)
-    assume(hand.own_counts()[win] < 4)
-    got = H.check(text, T.tile_name(win), v).to_dict()
-    assert_verdict(got, naive.check(hand, win, opts(v)), (text, T.tile_name(win)))
+    assume(T.parse_hand(text).own_counts()[win] < 4)
+    assert_check(text, win, v)
 
 
 @st.composite
@@ -252,9 +272,7 @@ def qidui_hands(draw):
 @given(qidui_hands(), S.variants(fan=True))
 def test_qidui_hands_equal_naive(h, v):
     text, win = h
-    hand = T.parse_hand(text)
-    got = H.check(text, T.tile_name(win), v).to_dict()
-    assert_verdict(got, naive.check(hand, win, opts(v)), (text, T.tile_name(win)))
+    assert_check(text, win, v)
     assert_waits(text, None, v)
 
 

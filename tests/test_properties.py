@@ -227,7 +227,7 @@ def assert_check(text: str, win: int, v):
         assert got["reasons"] == ["incomplete"] and not want.best
 
 
-@settings(max_examples=400)
+@settings(max_examples=300)
 @given(S.tenpai_hands(), S.variants())
 def test_check_equals_naive(h, v):
     text, win, _, _ = h
@@ -324,7 +324,7 @@ def test_waits_equal_naive_random_dense(tiles, v):
 # --------------------------------------------------------------------------- shanten vs naive
 
 
-@settings(max_examples=250)
+@settings(max_examples=150)
 @given(S.random_hands(sizes=(1, 2, 4, 5, 7, 8)))
 def test_shanten_and_useful_equal_naive(tiles):
     c = S.counts(tiles)

@@ -5,7 +5,9 @@ never more than 4 copies of a tile; plus unstructured random 13/14-tile hands. H
 MPSZ text (what users type) so the same value can feed the API, the CLI and the parser.
 """
 
+import atexit
 import hashlib
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -214,6 +216,7 @@ def variant_with(**options):
     global _VARIANT_DIR
     if _VARIANT_DIR is None:
         _VARIANT_DIR = Path(tempfile.mkdtemp(prefix="ccmj-variants-"))
+        atexit.register(shutil.rmtree, _VARIANT_DIR, True)
     key = hashlib.sha1(repr(sorted(options.items())).encode()).hexdigest()[:16]
     path = _VARIANT_DIR / f"v_{key}.yaml"
     if not path.exists():

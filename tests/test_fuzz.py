@@ -121,3 +121,13 @@ def test_api_raises_only_ccmj_errors(text, win):
             call()
         except CcmjError:
             pass  # the only exception allowed
+
+
+@settings(max_examples=80)
+@given(st.sampled_from(["waits", "shanten"]), near_miss(), st.text(alphabet=ALPHABET, max_size=12))
+def test_cli_visible_option_never_traceback(cmd, h, visible):
+    text, _ = h
+    if visible.startswith("-"):
+        visible = " " + visible
+    r = runner.invoke(app, [cmd, text, "--visible", visible, "--json"])
+    no_traceback(r)

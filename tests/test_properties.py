@@ -56,15 +56,25 @@ def test_waits_rows_are_the_structural_waits(h):
 
 def test_waits_many_bulk_rows_independent():
     # the same rows in one array and one by one give the same answer
+    # (rows of different sizes may share one array: each row's k comes from its own count)
     rng = np.random.default_rng(7)
     rows = []
-    for _ in range(200):
-        wall = rng.permutation(136)[:13] // 4
+    for i in range(300):
+        n = [13, 10, 7, 4, 1][i % 5]
+        wall = rng.permutation(136)[:n] // 4
         rows.append(S.counts(wall))
     arr = np.array(rows)
     bulk = H.waits_many(arr)
     for i in range(len(rows)):
         assert (bulk[i] == H.waits_many(arr[i : i + 1])[0]).all()
+        want = np.zeros(34, bool)
+        want[naive.structural_waits(rows[i])] = True
+        assert (bulk[i] == want).all()
+    arr14 = np.array([S.counts(rng.permutation(136)[: [14, 11, 8, 5, 2][i % 5]] // 4)
+                      for i in range(300)])  # fmt: skip
+    sh = H.shanten_many(arr14)
+    for i in range(len(arr14)):
+        assert sh[i] == H.shanten_many(arr14[i : i + 1])[0]
 
 
 @settings(max_examples=200)

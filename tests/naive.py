@@ -11,7 +11,7 @@ Vocabulary
 """
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -295,12 +295,10 @@ def check(hand, win: int, opts) -> Verdict:
 # --------------------------------------------------------------------------- shanten
 
 
-@lru_cache(maxsize=None)
+@cache
 def _targets(k: int) -> np.ndarray:
     """Every complete k-set + pair hand (no tile more than 4 times) as rows of counts."""
-    sets = [("pung", t) for t in range(N)] + [
-        ("chow", t) for t in range(HONOR) if t % 9 <= 6
-    ]
+    sets = [("pung", t) for t in range(N)] + [("chow", t) for t in range(HONOR) if t % 9 <= 6]
     rows = set()
     for combo in combinations_with_replacement(sets, k):
         base = [0] * N

@@ -267,7 +267,9 @@ def test_batch_all_good_exit_0():
 
 
 def test_batch_check_json():
-    inp = "23m456p789s111z55s 1m\n123m456p789s1123s 4s\n23m456p789s111z55s\n1m234p567s999s[111m] 1m\n"
+    inp = (
+        "23m456p789s111z55s 1m\n123m456p789s1123s 4s\n23m456p789s111z55s\n1m234p567s999s[111m] 1m\n"
+    )
     r = run("check", "-", "--json", input=inp)
     assert r.exit_code == 4
     out = lines_of(r)

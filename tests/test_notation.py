@@ -16,8 +16,11 @@ from ccmj_cli.errors import HandError
         ("1 2 3m  4 5 6p", "123m456p", []),  # whitespace anywhere between tiles
         ("[123m] 456p", "456p[123m]", ["chow"]),
         ("[555s][5555m](7777p)", "[555s][5555m](7777p)", ["pung", "kong", "concealed_kong"]),
-        ("[1234z][567z][1m1p1s][9m9p9s]", "[1234z][567z][1m1p1s][9m9p9s]",
-         ["xuanfeng", "xi", "yaodan", "jiudan"]),  # fmt: skip
+        (
+            "[1234z][567z][1m1p1s][9m9p9s]",
+            "[1234z][567z][1m1p1s][9m9p9s]",
+            ["xuanfeng", "xi", "yaodan", "jiudan"],
+        ),  # fmt: skip
         # 补 tiles of a special kong's own group stay inside its brackets
         ("[12341z]", "[12341z]", ["xuanfeng"]),
         ("[567z7z]", "[5677z]", ["xi"]),

@@ -1,12 +1,12 @@
 """Hypothesis properties: the kernels against tests/naive.py, and invariants of the API."""
 
+import naive
 import numpy as np
 import pytest
+import strategies as S
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import naive
-import strategies as S
 from ccmj_cli import hand as H
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels.shape import useful_mask
@@ -139,7 +139,8 @@ def test_permuting_suits_random_hands(tiles, perm):
     pc = S.permute_counts(c, perm).astype(np.uint8)
     assert H.shanten_many(c[None, :])[0] == H.shanten_many(pc[None, :])[0]
     if len(tiles) == 13:
-        assert (S.permute_counts(H.waits_many(c[None, :])[0], perm) == H.waits_many(pc[None, :])[0]).all()
+        w = H.waits_many(c[None, :])[0]
+        assert (S.permute_counts(w, perm) == H.waits_many(pc[None, :])[0]).all()
 
 
 # --------------------------------------------------------------------------- notation

@@ -6,9 +6,9 @@ Each case says, in its `why`, where the expected value comes from. Hands are 13 
 
 from dataclasses import dataclass, field
 
+import naive
 import pytest
 
-import naive
 from ccmj_cli import hand as H
 from ccmj_cli import tiles as T
 from ccmj_cli.errors import HandError
@@ -28,6 +28,7 @@ class Case:
     qidui: bool | None = None
 
 
+# fmt: off
 CHECK_CASES = [
     # ---------------------------------------------------------------- C1 三色全
     Case("123m456m789p111z2z", "2z", "C1: no 条 (s) anywhere -> missing_suit",
@@ -174,6 +175,7 @@ CHECK_CASES = [
     Case("234m345p456s666s8s", "9s", "incomplete hides every other failure",
          legal=False, reasons=("incomplete",)),
 ]
+# fmt: on
 
 
 @pytest.mark.parametrize("case", CHECK_CASES, ids=lambda c: f"{c.hand}+{c.win}:{c.why[:40]}")

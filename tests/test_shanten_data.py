@@ -1,6 +1,8 @@
-"""Standard-form shanten against the public 40,000-hand set (tests/data/shanten, from
-TadaoYamaoka/cmajiang tests_cpp/data, MIT licence in LICENSE-cmajiang.txt): x[0] is the standard-form shanten
-of each 14-tile hand `q` (Tenhou convention: a tile held four times cannot be waited on)."""
+"""Standard-form shanten against the public 40,000-hand set in tests/data/shanten.
+
+From TadaoYamaoka/cmajiang tests_cpp/data (MIT licence in LICENSE-cmajiang.txt): x[0] is the
+standard-form shanten of each 14-tile hand `q` (Tenhou convention: a tile held four times
+cannot be waited on)."""
 
 import json
 from pathlib import Path

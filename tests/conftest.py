@@ -16,7 +16,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
 )
-settings.register_profile("ccmj-long", parent=settings.get_profile("ccmj"), max_examples=2000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ccmj"))
 
 

@@ -7,6 +7,7 @@ MPSZ text (what users type) so the same value can feed the API, the CLI and the 
 
 import atexit
 import hashlib
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -19,6 +20,14 @@ from ccmj_cli.rules import load_variant
 
 N = 34
 HONOR = 27
+
+
+def examples(n: int) -> int:
+    """Hypothesis examples for a test: ``n`` scaled by $CCMJ_EXAMPLES_SCALE (default 1), so a
+    long search is ``CCMJ_EXAMPLES_SCALE=20 python -m pytest tests/test_properties.py``."""
+    return max(1, int(n * float(os.environ.get("CCMJ_EXAMPLES_SCALE", "1"))))
+
+
 SUITS = "mpsz"
 # every set as (kind, first tile): 34 pungs, 21 chows
 PUNGS = [("pung", t) for t in range(N)]

@@ -65,7 +65,7 @@ tile_like = st.one_of(
 )
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(st.sampled_from(["waits", "shanten"]), hand_like, st.booleans())
 def test_cli_hand_commands_never_traceback(cmd, text, as_json):
     if text.startswith("-"):
@@ -76,7 +76,7 @@ def test_cli_hand_commands_never_traceback(cmd, text, as_json):
         json.loads(r.stdout)
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(hand_like, tile_like, st.booleans())
 def test_cli_check_never_traceback(text, win, as_json):
     args = ["check"] + [" " + a if a.startswith("-") else a for a in (text, win)]
@@ -84,7 +84,7 @@ def test_cli_check_never_traceback(text, win, as_json):
     no_traceback(r)
 
 
-@settings(max_examples=100)
+@settings(max_examples=S.examples(100))
 @given(near_miss(), st.booleans())
 def test_cli_near_miss_check(h, as_json):
     text, win = h
@@ -99,7 +99,7 @@ line_like = st.one_of(
 )
 
 
-@settings(max_examples=60)
+@settings(max_examples=S.examples(60))
 @given(st.sampled_from(["waits", "check", "shanten"]), st.lists(line_like, min_size=1, max_size=6))
 def test_cli_batch_never_traceback(cmd, lines):
     # stdin is bytes: undecodable lines must become error objects too
@@ -114,7 +114,7 @@ def test_cli_batch_never_traceback(cmd, lines):
         json.loads(line)
 
 
-@settings(max_examples=200)
+@settings(max_examples=S.examples(200))
 @given(hand_like, tile_like)
 def test_api_raises_only_ccmj_errors(text, win):
     for call in (lambda: H.waits(text), lambda: H.shanten(text), lambda: H.check(text, win)):
@@ -122,7 +122,7 @@ def test_api_raises_only_ccmj_errors(text, win):
             call()
 
 
-@settings(max_examples=80)
+@settings(max_examples=S.examples(80))
 @given(st.sampled_from(["waits", "shanten"]), near_miss(), st.text(alphabet=ALPHABET, max_size=12))
 def test_cli_visible_option_never_traceback(cmd, h, visible):
     text, _ = h

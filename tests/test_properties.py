@@ -27,7 +27,7 @@ def idx(name: str) -> int:
 # --------------------------------------------------------------------------- structural waits
 
 
-@settings(max_examples=300)
+@settings(max_examples=S.examples(300))
 @given(S.random_hands(sizes=(1, 4, 7, 10, 13)))
 def test_waits_many_equals_brute_force_random(tiles):
     c = S.counts(tiles)
@@ -37,7 +37,7 @@ def test_waits_many_equals_brute_force_random(tiles):
     assert (got == want).all(), (S.text_of(tiles), np.flatnonzero(got), np.flatnonzero(want))
 
 
-@settings(max_examples=300)
+@settings(max_examples=S.examples(300))
 @given(S.tenpai_hands(max_melds=0))
 def test_waits_many_equals_brute_force_near_complete(h):
     _, _, rest, _ = h
@@ -46,7 +46,7 @@ def test_waits_many_equals_brute_force_near_complete(h):
     assert got == naive.structural_waits(c)
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(S.tenpai_hands())
 def test_waits_rows_are_the_structural_waits(h):
     text, _, rest, _ = h
@@ -77,7 +77,7 @@ def test_waits_many_bulk_rows_independent():
         assert sh[i] == H.shanten_many(arr14[i : i + 1])[0]
 
 
-@settings(max_examples=200)
+@settings(max_examples=S.examples(200))
 @given(S.complete_hands())
 def test_removing_any_tile_leaves_a_wait_on_it(h):
     concealed, ms = h
@@ -90,7 +90,7 @@ def test_removing_any_tile_leaves_a_wait_on_it(h):
         assert H.waits_many(S.counts(rest)[None, :])[0][t]
 
 
-@settings(max_examples=200)
+@settings(max_examples=S.examples(200))
 @given(S.complete_hands())
 def test_complete_hand_has_shanten_minus_one(h):
     concealed, _ = h
@@ -110,7 +110,7 @@ def _perm_waits(d: dict, perm: str) -> dict:
     return d
 
 
-@settings(max_examples=100)
+@settings(max_examples=S.examples(100))
 @given(S.tenpai_hands(), st.sampled_from(S.SUIT_PERMS[1:]), S.variants())
 def test_permuting_suits_changes_nothing(h, perm, v):
     text, win, rest, ms = h
@@ -132,7 +132,7 @@ def test_permuting_suits_changes_nothing(h, perm, v):
     assert (S.permute_counts(w1, perm) == w2).all()
 
 
-@settings(max_examples=200)
+@settings(max_examples=S.examples(200))
 @given(S.random_hands(sizes=(13, 14)), st.sampled_from(S.SUIT_PERMS[1:]))
 def test_permuting_suits_random_hands(tiles, perm):
     c = S.counts(tiles)
@@ -172,7 +172,7 @@ def typed_text(draw):
     return sep.join(groups)
 
 
-@settings(max_examples=300)
+@settings(max_examples=S.examples(300))
 @given(typed_text())
 def test_parse_format_round_trip(text):
     h = T.parse_hand(text)
@@ -181,7 +181,7 @@ def test_parse_format_round_trip(text):
     assert T.format_hand(again) == T.format_hand(h)
 
 
-@settings(max_examples=200)
+@settings(max_examples=S.examples(200))
 @given(S.random_hands(sizes=(1, 5, 13, 14)))
 def test_format_parse_of_counts(tiles):
     c = S.counts(tiles)
@@ -238,7 +238,7 @@ def assert_check(text: str, win: int, v):
         assert got["reasons"] == ["incomplete"] and not want.best
 
 
-@settings(max_examples=300)
+@settings(max_examples=S.examples(300))
 @given(S.tenpai_hands(), S.variants())
 def test_check_equals_naive(h, v):
     text, win, _, _ = h
@@ -246,7 +246,7 @@ def test_check_equals_naive(h, v):
     assert_check(text, win, v)
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(S.tenpai_hands(), S.variants(fan=True))
 def test_check_equals_naive_fan_values(h, v):
     # fan values change which reading scores best (飘胡 vs 夹胡 vs 七对)
@@ -255,7 +255,7 @@ def test_check_equals_naive_fan_values(h, v):
     assert_check(text, win, v)
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(S.tenpai_hands(), st.integers(0, 33), S.variants())
 def test_check_any_tile_equals_naive(h, win, v):
     # mostly incomplete hands: reasons are just ["incomplete"]
@@ -279,7 +279,7 @@ def qidui_hands(draw):
     return S.text_of(tiles), win
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(qidui_hands(), S.variants(fan=True))
 def test_qidui_hands_equal_naive(h, v):
     text, win = h
@@ -305,14 +305,14 @@ def assert_waits(text, visible, v):
     assert got["live_total"] == sum(w["live"] for w in got["waits"] if w["legal"])
 
 
-@settings(max_examples=250)
+@settings(max_examples=S.examples(250))
 @given(S.tenpai_hands(), S.variants())
 def test_waits_equal_naive(h, v):
     text, _, _, _ = h
     assert_waits(text, None, v)
 
 
-@settings(max_examples=100)
+@settings(max_examples=S.examples(100))
 @given(S.tenpai_hands(), S.variants(fan=True), st.data())
 def test_waits_equal_naive_with_visible(h, v, data):
     text, _, _, _ = h
@@ -326,7 +326,7 @@ def test_waits_equal_naive_with_visible(h, v, data):
     assert_waits(text, S.text_of(vis) or None, v)
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(S.random_hands(sizes=(13,), dense=True), S.variants())
 def test_waits_equal_naive_random_dense(tiles, v):
     assert_waits(S.text_of(tiles), None, v)
@@ -335,7 +335,7 @@ def test_waits_equal_naive_random_dense(tiles, v):
 # --------------------------------------------------------------------------- shanten vs naive
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(S.random_hands(sizes=(1, 2, 4, 5, 7, 8)))
 def test_shanten_and_useful_equal_naive(tiles):
     c = S.counts(tiles)
@@ -345,14 +345,14 @@ def test_shanten_and_useful_equal_naive(tiles):
     assert got == naive.useful(c), S.text_of(tiles)
 
 
-@settings(max_examples=150)
+@settings(max_examples=S.examples(150))
 @given(S.random_hands(sizes=(4, 5, 7, 8), dense=True))
 def test_shanten_equal_naive_dense(tiles):
     c = S.counts(tiles)
     assert H.shanten_many(c[None, :])[0] == naive.shanten(c), S.text_of(tiles)
 
 
-@settings(max_examples=100)
+@settings(max_examples=S.examples(100))
 @given(S.tenpai_hands(min_melds=2))
 def test_shanten_api_with_melds_equal_naive(h):
     # a 13-tile hand with >= 2 melds has <= 7 concealed tiles: naive shanten is exact and fast
@@ -376,7 +376,7 @@ def test_shanten_many_rejects_bad_arrays(n):
 # --------------------------------------------------------------------------- 14-tile 牌理 view
 
 
-@settings(max_examples=80)
+@settings(max_examples=S.examples(80))
 @given(S.tenpai_hands(max_melds=2), st.integers(0, 33), S.variants())
 def test_shanten_14_discards_equal_naive(h, extra, v):
     # a tenpai hand + one more tile: every discard is listed once, with the shanten it

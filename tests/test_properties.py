@@ -402,3 +402,32 @@ def test_shanten_14_discards_equal_naive(h, extra, v):
             assert d.legal_waits is None
     keys = [(d.shanten, -d.useful_total) for d in r.discards]
     assert keys == sorted(keys)
+
+
+# --------------------------------------------------------------------------- API consistency
+
+
+@settings(max_examples=S.examples(150))
+@given(S.random_hands(sizes=(4, 7, 10, 13)))
+def test_tenpai_iff_structural_waits(tiles):
+    # shanten 0 exactly when there is a structural wait, and then the useful tiles are the waits
+    c = S.counts(tiles)
+    sh = H.shanten_many(c[None, :])[0]
+    w = H.waits_many(c[None, :])[0]
+    assert (sh == 0) == bool(w.any()), S.text_of(tiles)
+    if sh == 0:
+        m = useful_mask(c.copy(), tables())
+        assert [t for t in range(34) if m >> t & 1] == np.flatnonzero(w).tolist()
+
+
+@settings(max_examples=S.examples(100))
+@given(S.tenpai_hands(), S.variants())
+def test_check_agrees_with_waits_rows(h, v):
+    # check(hand, t) gives the same legality, reasons, 夹胡 and 飘胡 as the waits row for t
+    text, _, _, _ = h
+    own = T.parse_hand(text).own_counts()
+    for w in H.waits(text, rules=v).waits:
+        if own[idx(w.tile)] >= 4:
+            continue  # check refuses a fifth copy
+        c = H.check(text, w.tile, v)
+        assert (c.legal, c.reasons, c.jiahu, c.piao) == (w.legal, w.reasons, w.jiahu, w.piao)

@@ -3,9 +3,9 @@
 Every judgment is made by the kernels in ``_kernels`` with the variant passed in; this module
 only validates input, calls them and packages the answers.
 
->>> r = waits("123m456p789s1123s")
+>>> r = waits("23m456p789s111z55s")
 >>> [(w.tile, w.legal, w.jiahu) for w in r.waits]
-[('1s', True, False), ('4s', True, False)]
+[('1m', True, False), ('4m', True, False)]
 >>> check("123m456p789s1123s", "4s").reasons
 ['no_pung']
 """

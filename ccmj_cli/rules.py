@@ -70,6 +70,8 @@ def _package_text(name: str) -> str | None:
 
 def preset_names() -> list[str]:
     folder = resources.files("ccmj_cli") / "data" / PRESET_DIR
+    if not folder.is_dir():
+        return ["default"]
     names = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
     return ["default", *names]
 

@@ -23,7 +23,9 @@ VisibleOpt = Annotated[
 
 
 def fail(e: CcmjError):
-    typer.echo(f"error: {e.message}", err=True)
+    # one line whatever the input held (a hand argument may contain a newline)
+    message = e.message.replace("\r", "\\r").replace("\n", "\\n")
+    typer.echo(f"error: {message}", err=True)
     raise typer.Exit(e.exit_code)
 
 
@@ -52,7 +54,10 @@ def emit(data: dict, as_json: bool, render: Callable[[dict], str]):
 
 
 def stdin_lines() -> Iterable[tuple[int, str]]:
-    for n, line in enumerate(sys.stdin, 1):
+    # read bytes: undecodable input is a bad line (U+FFFD), not a UnicodeDecodeError traceback
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    for n, raw in enumerate(stream, 1):
+        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         line = line.strip()
         if line:  # blank lines separate nothing and are not rows
             yield n, line

@@ -1,0 +1,346 @@
+"""A slow, readable reference for hand analysis, written from RULES.md §2-§4.
+
+Nothing here calls or copies the Numba kernels: decompositions are found by plain recursion,
+waits by trying all 34 tiles, shanten by comparing with every complete target hand. The fast
+code in ``ccmj_cli`` is tested against these functions.
+
+Vocabulary
+- ``c``: a list (or array) of 34 tile counts, index order 1-9m, 1-9p, 1-9s, 1z-7z.
+- ``melds``: the declared melds of a ``tiles.Hand`` (``Meld.name`` and ``Meld.tiles`` only).
+- ``opts``: the variant options, a mapping such as ``load_variant().options``.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+N = 34
+HONOR = 27
+DRAGONS = (31, 32, 33)  # 白 发 中
+# the order of the stable reason codes (RULES.md §3: C1, C2, C3, C4)
+REASON_ORDER = ("incomplete", "missing_suit", "no_yaojiu", "no_pung", "single_tile_not_piao")
+SPECIAL = ("xuanfeng", "xi", "yaodan", "jiudan")
+
+
+def is_yaojiu(t: int) -> bool:
+    """Terminals (1, 9 of a suit) and every honor (RULES.md §1)."""
+    return t >= HONOR or t % 9 in (0, 8)
+
+
+def suit(t: int) -> int | None:
+    return None if t >= HONOR else t // 9
+
+
+# --------------------------------------------------------------------------- decompositions
+
+
+def _sets(c: list[int], k: int) -> list[tuple]:
+    """Every way to split counts ``c`` into exactly ``k`` sets (pungs and chows), as sorted
+    tuples of ("pung"|"chow", first tile). The lowest tile left must start a set."""
+    if k == 0:
+        return [()] if not any(c) else []
+    lo = next((t for t in range(N) if c[t]), None)
+    if lo is None:
+        return []
+    out = []
+    if c[lo] >= 3:
+        c[lo] -= 3
+        out += [(("pung", lo), *rest) for rest in _sets(c, k - 1)]
+        c[lo] += 3
+    if lo < HONOR and lo % 9 <= 6 and c[lo + 1] and c[lo + 2]:
+        for t in (lo, lo + 1, lo + 2):
+            c[t] -= 1
+        out += [(("chow", lo), *rest) for rest in _sets(c, k - 1)]
+        for t in (lo, lo + 1, lo + 2):
+            c[t] += 1
+    return out
+
+
+def decompositions(c) -> list[tuple[int, tuple]]:
+    """All readings (pair, sets) of a 3k+2-tile concealed part as k sets + a pair."""
+    c = [int(x) for x in c]
+    n = sum(c)
+    if n % 3 != 2:
+        return []
+    k = (n - 2) // 3
+    out = []
+    for pair in range(N):
+        if c[pair] >= 2:
+            c[pair] -= 2
+            out += [(pair, sets) for sets in _sets(c, k)]
+            c[pair] += 2
+    return out
+
+
+def is_complete(c) -> bool:
+    return bool(decompositions(c))
+
+
+def structural_waits(c) -> list[int]:
+    """Tiles t (with fewer than 4 copies already concealed) such that c + t is k sets + a pair."""
+    out = []
+    for t in range(N):
+        if c[t] < 4:
+            d = [int(x) for x in c]
+            d[t] += 1
+            if is_complete(d):
+                out.append(t)
+    return out
+
+
+def qidui_complete(c) -> bool:
+    """Seven pairs: 14 tiles, every kind held an even number of times (a quad is two pairs)."""
+    return sum(c) == 14 and all(x % 2 == 0 for x in c)
+
+
+# --------------------------------------------------------------------------- the judgment
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgment of one complete hand + winning tile.
+
+    ``flags``: the (jiahu, piao, qidui) triples of the best-scoring legal readings (the kernel
+    may report any of them when several score the same); empty when not legal.
+    ``reasons``: the failure lists (in REASON_ORDER) of the readings with fewest failures.
+    ``best``: (reading, flags, reasons) of each of those best readings, where a reading is
+    ("qidui",) or (pair, sorted sets as ("pung"|"chow", first tile)).
+    """
+
+    legal: bool
+    reasons: frozenset
+    flags: frozenset
+    menqing: bool
+    best: frozenset = frozenset()
+
+
+def melds_info(melds, opts) -> dict:
+    """What the legality rules need to know about the declared melds (RULES.md §2-§3)."""
+    names = [m.name for m in melds]
+    tiles = [t for m in melds for t in m.tiles]
+    return {
+        "n": len(melds),
+        "tiles": tiles,
+        "chows": names.count("chow"),
+        "pungs": sum(n in ("pung", "kong", "concealed_kong") for n in names),
+        "specials": sum(n in SPECIAL for n in names),
+        "claimed": sum(n in ("chow", "pung", "kong") for n in names),
+    }
+
+
+def menqing(mi, opts) -> bool:
+    """门清: no claimed meld; a special kong breaks it when special_kong_breaks_menqing."""
+    if mi["claimed"]:
+        return False
+    return not (mi["specials"] and opts["special_kong_breaks_menqing"])
+
+
+def _content_fails(all_tiles, opts) -> set:
+    """C1 三色全 and C2 幺九 on every tile of the final hand (melds included)."""
+    fails = set()
+    suits = {suit(t) for t in all_tiles} - {None}
+    if len(suits) < 3 and not (opts["quemen"] and len(suits) == 2):
+        fails.add("missing_suit")
+    if not any(is_yaojiu(t) for t in all_tiles):
+        fails.add("no_yaojiu")
+    return fails
+
+
+def _jia_shape(pair, sets, win) -> bool:
+    """坎张 / 边张 / 单调: some copy of ``win`` is the middle of a chow, the 3 of 1-2, the 7 of
+    8-9, or completes the pair."""
+    if pair == win:
+        return True
+    for kind, t in sets:
+        if kind != "chow":
+            continue
+        if win == t + 1:
+            return True
+        if win == t + 2 and t % 9 == 0:
+            return True
+        if win == t and t % 9 == 6:
+            return True
+    return False
+
+
+def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
+    """Judge the complete concealed part ``c14`` (winning tile included) with ``melds``.
+
+    ``single``: the hand before the win had exactly one legal wait with a live copy (独听).
+    """
+    mi = melds_info(melds, opts)
+    mq = menqing(mi, opts)
+    c = [int(x) for x in c14]
+    all_tiles = [t for t in range(N) for _ in range(c[t])] + mi["tiles"]
+    k = 4 - mi["n"]
+    n = sum(c)
+    fan = opts["fan"]
+    readings = []  # (fails, jia, piao, qidui, value, reading)
+    if n == 3 * k + 2:
+        for pair, sets in decompositions(c):
+            fails = _content_fails(all_tiles, opts)
+            chow_inside = any(kind == "chow" for kind, _ in sets)
+            piao = (
+                not chow_inside
+                and mi["chows"] == 0
+                and (mi["specials"] == 0 or opts["special_kong_is_pung"])
+            )
+            if piao and opts["piao_exempt"]:
+                fails -= {"missing_suit", "no_yaojiu"}
+            has_pung = (
+                any(kind == "pung" for kind, _ in sets)
+                or mi["pungs"] > 0
+                or mi["specials"] > 0
+                or (pair in DRAGONS and opts["dragon_pair_is_pung"])
+            )
+            if not has_pung:
+                fails.add("no_pung")
+            if mi["n"] == 4 and not piao:
+                fails.add("single_tile_not_piao")
+            shape = _jia_shape(pair, sets, win)
+            mode = opts["jiahu"]
+            jia = {"any": shape or single, "shape": shape, "single_wait": shape and single}[mode]
+            if piao and not opts["piao_stacks_with_jia"]:
+                jia = False
+            value = (fan["piao"] if piao else 0) + (fan["jiahu"] if jia else 0)
+            readings.append((fails, jia, piao, False, value, (pair, tuple(sorted(sets)))))
+    if opts["qidui"] and mi["n"] == 0 and qidui_complete(c):
+        # 七对 (RULES.md §9, off by default): C1 and C2 apply; there is no set, so C3 (刻) does
+        # not; it scores 七对 (+ 豪华 with a quad) and never 夹胡 (the Official rules: 七对
+        # "不计单钓").
+        value = fan["qidui"] + (fan["haohua"] if 4 in c else 0)
+        readings.append((_content_fails(all_tiles, opts), False, False, True, value, ("qidui",)))
+    if not readings:
+        return Verdict(False, frozenset({("incomplete",)}), frozenset(), mq)
+    legal = [r for r in readings if not r[0]]
+    if legal:
+        best = max(r[4] for r in legal)
+        top = [r for r in legal if r[4] == best]
+        flags = frozenset((r[1], r[2], r[3]) for r in top)
+        found = frozenset((r[5], (r[1], r[2], r[3]), ()) for r in top)
+        return Verdict(True, frozenset({()}), flags, mq, found)
+    fewest = min(len(r[0]) for r in readings)
+    top = [r for r in readings if len(r[0]) == fewest]
+
+    def codes(fails):
+        return tuple(code for code in REASON_ORDER if code in fails)
+
+    reasons = frozenset(codes(r[0]) for r in top)
+    found = frozenset((r[5], (False, False, False), codes(r[0])) for r in top)
+    return Verdict(False, reasons, frozenset(), mq, found)
+
+
+def own_counts(hand) -> list[int]:
+    own = [int(x) for x in hand.concealed]
+    for m in hand.melds:
+        for t in m.tiles:
+            own[t] += 1
+    return own
+
+
+def all_structural_waits(hand, opts) -> list[int]:
+    """Standard-form waits, plus the 七对 wait when the variant allows 七对 (no melds)."""
+    c = [int(x) for x in hand.concealed]
+    ws = set(structural_waits(c))
+    if opts["qidui"] and not hand.melds and sum(c) == 13:
+        for t in range(N):
+            if c[t] < 4:
+                d = list(c)
+                d[t] += 1
+                if qidui_complete(d):
+                    ws.add(t)
+    return sorted(ws)
+
+
+@dataclass(frozen=True)
+class WaitsAnswer:
+    verdicts: dict  # tile -> Verdict
+    live_legal: list  # legal waits with a copy outside the player's hand and melds
+    tenpai: bool
+    can_look_bao: bool
+
+
+def waits(hand, opts) -> WaitsAnswer:
+    """Every structural wait judged (RULES.md §4); 独听 when exactly one live legal wait."""
+    own = own_counts(hand)
+    c = [int(x) for x in hand.concealed]
+
+    def verdict(t, single):
+        d = list(c)
+        d[t] += 1
+        return judge(d, hand.melds, t, opts, single)
+
+    ws = all_structural_waits(hand, opts)
+    first = {t: verdict(t, False) for t in ws}
+    live_legal = [t for t in ws if first[t].legal and own[t] < 4]
+    if len(live_legal) == 1:
+        first[live_legal[0]] = verdict(live_legal[0], True)
+    tenpai = bool(live_legal)
+    yaojiu = any(own[t] and is_yaojiu(t) for t in range(N))
+    can_look = tenpai and (yaojiu or not opts["bao_forbidden_without_yaojiu"])
+    return WaitsAnswer(first, live_legal, tenpai, can_look)
+
+
+def check(hand, win: int, opts) -> Verdict:
+    """hand (13 tiles' worth) + win, 独听 taken from the hand's own waits."""
+    ans = waits(hand, opts)
+    single = ans.live_legal == [win]
+    c = [int(x) for x in hand.concealed]
+    c[win] += 1
+    return judge(c, hand.melds, win, opts, single)
+
+
+# --------------------------------------------------------------------------- shanten
+
+
+@cache
+def _targets(k: int) -> np.ndarray:
+    """Every complete k-set + pair hand (no tile more than 4 times) as rows of counts."""
+    sets = [("pung", t) for t in range(N)] + [("chow", t) for t in range(HONOR) if t % 9 <= 6]
+    rows = set()
+    for combo in combinations_with_replacement(sets, k):
+        base = [0] * N
+        for kind, t in combo:
+            for u in (t, t, t) if kind == "pung" else (t, t + 1, t + 2):
+                base[u] += 1
+        if max(base) > 4:
+            continue
+        for pair in range(N):
+            if base[pair] <= 2:
+                row = list(base)
+                row[pair] += 2
+                rows.add(tuple(row))
+    return np.array(sorted(rows), np.int16)
+
+
+def distance(c, k: int) -> int:
+    """Fewest tiles to add so that ``c`` contains k sets + a pair (no fifth copies).
+
+    For a target hand T the tiles to add are sum(max(T - c, 0)) = |T| - sum(min(T, c)); only
+    the kinds held in ``c`` enter the second sum."""
+    c = np.asarray(c, np.int16)
+    cols = np.flatnonzero(c)
+    kept = np.minimum(_targets(k)[:, cols], c[cols]).sum(axis=1)
+    return int(3 * k + 2 - kept.max())
+
+
+def shanten(c) -> int:
+    """Standard-form shanten of 3k+1 or 3k+2 tiles (k <= 2 keeps this fast): -1 = complete."""
+    n = int(sum(c))
+    return distance(c, (n - 1) // 3) - 1
+
+
+def useful(c) -> list[int]:
+    """Tiles (not already held four times) whose draw lowers the distance."""
+    k = (int(sum(c)) - 1) // 3
+    d0 = distance(c, k)
+    out = []
+    for t in range(N):
+        if c[t] < 4:
+            d = np.array(c, np.int16)
+            d[t] += 1
+            if distance(d, k) < d0:
+                out.append(t)
+    return out

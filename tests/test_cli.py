@@ -1,0 +1,317 @@
+"""The command line through typer's CliRunner: exit codes, JSON fields, batches, variants."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import ccmj_cli
+from ccmj_cli.cli import app
+from ccmj_cli.rules import SCHEMA
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def ok_json(*args, input=None):
+    r = run(*args, "--json", input=input)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return json.loads(r.stdout)
+
+
+def assert_error(r, code: int, *words):
+    """A one-line `error: ...` on stderr, the exit code, and no traceback."""
+    assert r.exit_code == code, (r.exit_code, r.output)
+    assert "Traceback" not in r.output
+    assert isinstance(r.exception, SystemExit | None)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    assert r.stdout == ""
+
+
+# --------------------------------------------------------------------------- waits
+
+
+def test_waits_json_fields():
+    # 23m waiting 1m/4m (两面): tenpai, both legal, 4 live each, not 夹
+    d = ok_json("waits", "23m456p789s111z55s")
+    assert {"tenpai", "can_look_bao", "waits"} <= set(d)
+    assert d["tenpai"] is True and d["can_look_bao"] is True
+    assert [set(w) >= {"tile", "legal", "reasons", "live", "jiahu", "piao"} for w in d["waits"]]
+    assert [(w["tile"], w["legal"], w["reasons"], w["live"], w["jiahu"], w["piao"])
+            for w in d["waits"]] == [("1m", True, [], 4, False, False),
+                                      ("4m", True, [], 4, False, False)]  # fmt: skip
+
+
+def test_waits_json_reasons_and_bao():
+    # RULES §3 断幺九: 6m fails no_yaojiu, 9m legal; may not look at the bao
+    d = ok_json("waits", "78m234p345s666s55p")
+    assert d["tenpai"] is True and d["can_look_bao"] is False
+    w = {x["tile"]: x for x in d["waits"]}
+    assert w["6m"]["legal"] is False and w["6m"]["reasons"] == ["no_yaojiu"]
+    assert w["9m"]["legal"] is True
+
+
+def test_waits_visible_reduces_live():
+    d = ok_json("waits", "23m456p789s111z55s", "--visible", "1m4m4m")
+    assert {w["tile"]: w["live"] for w in d["waits"]} == {"1m": 3, "4m": 2}
+
+
+def test_waits_table_output():
+    r = run("waits", "23m456p789s111z55s")
+    assert r.exit_code == 0
+    assert "tenpai" in r.stdout and "1m" in r.stdout and "4m" in r.stdout
+    assert "夹胡" in r.stdout
+
+
+def test_chinese_honors_accepted():
+    # 白 = 5z: the dragon pair wins (刻 by dragon pair)
+    d = ok_json("check", "123m456p789s123s白", "白")
+    assert d["legal"] is True and d["win"] == "5z"
+
+
+# --------------------------------------------------------------------------- check
+
+
+def test_check_json_fields():
+    d = ok_json("check", "123m456p789s1123s", "4s")
+    assert {"legal", "reasons", "menqing", "jiahu", "piao"} <= set(d)
+    # all chows, 11s pair: no 刻
+    assert (d["legal"], d["reasons"], d["menqing"], d["jiahu"], d["piao"]) == (
+        False, ["no_pung"], True, False, False)  # fmt: skip
+
+
+def test_check_legal_flags():
+    d = ok_json("check", "111m444p777s222z3z", "3z")  # 飘胡 单调: piao, not 夹 by default
+    assert (d["legal"], d["piao"], d["jiahu"], d["menqing"]) == (True, True, False, True)
+
+
+def test_check_table_output():
+    r = run("check", "4556m123p789s111z", "5m")
+    assert r.exit_code == 0 and "legal" in r.stdout and "yes" in r.stdout
+
+
+def test_check_without_win_is_exit_2():
+    assert_error(run("check", "4556m123p789s111z"), 2, "winning tile")
+
+
+# --------------------------------------------------------------------------- shanten
+
+
+def test_shanten_13_json():
+    d = ok_json("shanten", "23m456p789s111z55s")
+    assert d["shanten"] == 0
+    assert [u["tile"] for u in d["useful"]] == ["1m", "4m"]
+
+
+def test_shanten_14_json_discards():
+    # 23m 456p 789s 111z 55s + 9m: discarding 9m leaves the 1m/4m tenpai (shanten 0, 8 live)
+    d = ok_json("shanten", "23m456p789s111z55s9m")
+    assert d["shanten"] == 0
+    ds = d["discards"]
+    assert {"tile", "shanten", "useful", "useful_total"} <= set(ds[0])
+    assert ds[0]["tile"] == "9m" and ds[0]["shanten"] == 0 and ds[0]["useful_total"] == 8
+    for x in ds:
+        assert x["useful_total"] == sum(u["live"] for u in x["useful"])
+        assert all(set(u) == {"tile", "live"} for u in x["useful"])
+    # best first: shanten ascending, then more useful tiles
+    keys = [(x["shanten"], -x["useful_total"]) for x in ds]
+    assert keys == sorted(keys)
+
+
+def test_shanten_table_output():
+    r = run("shanten", "23m456p789s111z55s9m")
+    assert r.exit_code == 0 and "discard" in r.stdout
+
+
+# --------------------------------------------------------------------------- bad hands: exit 2
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("waits", "123m456p789s111x5s"), ["unknown character"]),
+        (("waits", "123m456p789s11155"), ["no suit"]),
+        (("waits", "023m456p789s111z5s"), ["0m"]),
+        (("waits", "123m456p789s1118z"), ["8z"]),
+        (("waits", "11111m456p789s11z"), ["5 copies of 1m"]),
+        (("waits", "1m456p789s11z[111m][1m1p1s]"), ["copies of 1m"]),
+        (("waits", "1245m456p789s1z[135m]"), ["[135m]"]),
+        (("waits", "12345m456p789s1z[12z]"), ["[12z]"]),
+        (("waits", "123m456p789s111z"), ["13 concealed tiles", "got 12"]),
+        (("waits", "123m456p789s111z55s9m"), ["13 concealed tiles"]),
+        (("check", "123m456p789s111z5s", "5q"), ["bad"]),
+        (("check", "123m456p789s111z5s", "5s5s"), ["exactly one tile"]),
+        (("check", "1m234p567s999s[111m]", "1m"), ["all four copies of 1m"]),
+        (("shanten", "123m"), ["concealed tiles"]),
+        (("waits", "23m456p789s111z55s", "--visible", "4444m4m"), ["copies of 4m"]),
+        (("waits", "[123m"), ["not closed"]),
+        (("waits", ""), ["empty"]),
+    ],
+)
+def test_bad_hand_exit_2(args, words):
+    assert_error(run(*args), 2, *words)
+
+
+# --------------------------------------------------------------------------- variants: exit 3
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("jiahu: sometimes\n", ["'jiahu'", "any | single_wait | shape"]),
+        ("quemen: 3\n", ["'quemen'", "true or false"]),
+        ("no_such_option: true\n", ["'no_such_option'"]),
+        ("fan:\n  nope: 1\n", ["'fan.nope'"]),
+        ("fan:\n  piao: -1\n", ["'fan.piao'"]),
+        ("bao_dice: 3\n", ["'bao_dice'"]),
+        ("jiahu: [any\n", ["not valid YAML"]),
+        ("- a list\n", ["mapping"]),
+        ("extends: nowhere\n", ["nowhere"]),
+    ],
+)
+def test_bad_variant_exit_3(tmp_path, text, words):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    for args in (("waits", "23m456p789s111z55s"), ("check", "23m456p789s111z55s", "1m"),
+                 ("rules",)):  # fmt: skip
+        assert_error(run(*args, "--rules", str(path)), 3, *words)
+
+
+def test_missing_variant_file_exit_3(tmp_path):
+    assert_error(run("waits", "23m456p789s111z55s", "--rules", str(tmp_path / "no.yaml")), 3,
+                 "no.yaml")  # fmt: skip
+
+
+def test_variant_file_changes_the_answer(tmp_path):
+    # dragon pair exemption off: the 白 pair no longer gives 刻
+    path = tmp_path / "room.yaml"
+    path.write_text("dragon_pair_is_pung: false\n", encoding="utf-8")
+    assert ok_json("check", "123m456p789s123s5z", "5z")["legal"] is True
+    d = ok_json("check", "123m456p789s123s5z", "5z", "--rules", str(path))
+    assert d["legal"] is False and d["reasons"] == ["no_pung"]
+
+
+# --------------------------------------------------------------------------- rules, version
+
+
+def test_rules_json():
+    d = ok_json("rules")
+    assert d["name"] == "default"
+    assert set(d["options"]) == set(SCHEMA)
+    # RULES.md defaults
+    o = d["options"]
+    assert o["jiahu"] == "any" and o["piao_stacks_with_jia"] is False
+    assert o["special_kong_is_pung"] is True and o["special_kong_breaks_menqing"] is True
+    assert o["bao_forbidden_without_yaojiu"] is True and o["bao_dice"] == 2
+    assert o["dianpao"] == "all_pay" and o["cap_fan"] is None
+
+
+def test_rules_json_with_override(tmp_path):
+    path = tmp_path / "room.yaml"
+    path.write_text("jiahu: shape\nfan:\n  piao: 3\n", encoding="utf-8")
+    o = ok_json("rules", "--rules", str(path))["options"]
+    assert o["jiahu"] == "shape" and o["fan"]["piao"] == 3
+    assert o["fan"]["jiahu"] == 1  # other fan keys keep their defaults
+
+
+def test_rules_table():
+    r = run("rules")
+    assert r.exit_code == 0 and "jiahu" in r.stdout and "any" in r.stdout
+
+
+def test_version():
+    r = run("--version")
+    assert r.exit_code == 0 and r.stdout.strip() == f"ccmj {ccmj_cli.__version__}"
+
+
+def test_help_lists_commands():
+    r = run("--help")
+    assert r.exit_code == 0
+    for cmd in ("waits", "check", "shanten", "rules"):
+        assert cmd in r.stdout
+
+
+# --------------------------------------------------------------------------- batch mode
+
+
+def lines_of(r):
+    return [json.loads(x) for x in r.stdout.splitlines()]
+
+
+def test_batch_waits_json():
+    inp = "23m456p789s111z55s\nnot a hand\n1233m456p789s111z\n23m456p789s111z55\n"
+    r = run("waits", "-", "--json", input=inp)
+    assert r.exit_code == 4
+    out = lines_of(r)
+    assert len(out) == 4  # one output line per input line
+    assert out[0]["tenpai"] is True and [w["tile"] for w in out[0]["waits"]] == ["1m", "4m"]
+    assert out[1]["error"].startswith("bad hand") and out[1]["line"] == 2
+    assert out[1]["input"] == "not a hand" and out[1]["code"] == "bad_hand"
+    assert [w["tile"] for w in out[2]["waits"]] == ["3m"]
+    assert "error" in out[3] and out[3]["line"] == 4
+    assert "1 line" not in r.stderr and "2 line(s) in error" in r.stderr
+    assert "Traceback" not in r.output
+
+
+def test_batch_all_good_exit_0():
+    inp = "23m456p789s111z55s\n1233m456p789s111z\n"
+    r = run("waits", "-", "--json", input=inp)
+    assert r.exit_code == 0
+    assert len(lines_of(r)) == 2
+
+
+def test_batch_check_json():
+    inp = (
+        "23m456p789s111z55s 1m\n123m456p789s1123s 4s\n23m456p789s111z55s\n1m234p567s999s[111m] 1m\n"
+    )
+    r = run("check", "-", "--json", input=inp)
+    assert r.exit_code == 4
+    out = lines_of(r)
+    assert len(out) == 4
+    assert out[0]["legal"] is True
+    assert out[1]["legal"] is False and out[1]["reasons"] == ["no_pung"]
+    assert "error" in out[2] and "error" in out[3]
+
+
+def test_batch_shanten_json():
+    r = run("shanten", "-", "--json", input="23m456p789s111z55s\n23m456p789s111z55s9m\n9\n")
+    assert r.exit_code == 4
+    out = lines_of(r)
+    assert [o.get("shanten") for o in out[:2]] == [0, 0]
+    assert "discards" in out[1] and "error" in out[2]
+
+
+def test_batch_table_mode_one_line_each():
+    r = run("waits", "-", input="23m456p789s111z55s\nxx\n")
+    assert r.exit_code == 4
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("23m456p789s111z55s\t") and "tenpai=yes" in lines[0]
+    assert lines[1].startswith("xx\t") and "error:" in lines[1]
+
+
+def test_batch_bad_variant_is_exit_3_before_reading(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("quemen: maybe\n", encoding="utf-8")
+    assert_error(run("waits", "-", "--rules", str(path), input="23m456p789s111z55s\n"), 3,
+                 "'quemen'")  # fmt: skip
+
+
+def test_batch_undecodable_bytes_become_error_objects():
+    # stdin bytes that are not UTF-8 (0x80, 0xff): an error object for that line, no traceback
+    r = runner.invoke(app, ["waits", "-", "--json"], input=b"\x80\xff\n23m456p789s111z55s\n")
+    assert r.exit_code == 4 and "Traceback" not in r.output
+    out = lines_of(r)
+    assert "error" in out[0] and out[0]["line"] == 1
+    assert out[1]["tenpai"] is True
+
+
+def test_error_message_stays_one_line():
+    # a newline inside the hand argument is escaped in the one-line message
+    assert_error(run("waits", "12\nm"), 2, "\\n")

@@ -315,3 +315,18 @@ def test_batch_undecodable_bytes_become_error_objects():
 def test_error_message_stays_one_line():
     # a newline inside the hand argument is escaped in the one-line message
     assert_error(run("waits", "12\nm"), 2, "\\n")
+
+
+def test_check_flag_makes_the_verdict_an_exit_code():
+    # 123m456p789s1123s + 4s: four sets and a pair but no pung (刻): not legal -> exit 1
+    assert runner.invoke(app, ["check", "123m456p789s1123s", "4s", "--check"]).exit_code == 1
+    # 111m456p789s2345s + 2s: legal (111m is the pung) -> exit 0
+    assert runner.invoke(app, ["check", "111m456p789s2345s", "2s", "--check"]).exit_code == 0
+    # without --check the verdict is only reported
+    assert runner.invoke(app, ["check", "123m456p789s1123s", "4s"]).exit_code == 0
+
+
+def test_waits_check_flag_is_tenpai():
+    # waits 1s/4s exist but neither is legal (no pung): not tenpai -> exit 1
+    assert runner.invoke(app, ["waits", "123m456p789s1123s", "--check"]).exit_code == 1
+    assert runner.invoke(app, ["waits", "111m456p789s2345s", "--check"]).exit_code == 0

@@ -4,10 +4,11 @@ from typing import Annotated
 
 import typer
 
-from ..errors import HandError
+from ..errors import EXIT_FALSE, HandError
 from ..output import render_check, render_shanten, render_waits
 from .common import JsonOpt, RulesOpt, VisibleOpt, each_line, emit, handles_errors, run_batch, variant
 
+CheckOpt = Annotated[bool, typer.Option("--check", help="Exit 1 when the win is not legal.")]
 HandArg = Annotated[str, typer.Argument(help="The hand, e.g. 123m456p789s1123s; '-' reads one per line from stdin.")]
 
 
@@ -28,7 +29,13 @@ def _shanten_summary(d: dict) -> str:
 def register(app: typer.Typer):
     @app.command()
     @handles_errors
-    def waits(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
+    def waits(
+        hand: HandArg,
+        visible: VisibleOpt = None,
+        rules: RulesOpt = None,
+        json: JsonOpt = False,
+        check: Annotated[bool, typer.Option("--check", help="Exit 1 when the hand is not tenpai.")] = False,
+    ):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
         from .. import hand as H  # the kernels load only for commands that use them
         v = variant(rules)
@@ -36,7 +43,10 @@ def register(app: typer.Typer):
         if hand == "-":
 
             return run_batch(lambda lines: H.waits_dicts(lines, seen, v), json, _waits_summary)
-        emit(H.waits(hand, seen, v).to_dict(), json, render_waits)
+        d = H.waits(hand, seen, v).to_dict()
+        emit(d, json, render_waits)
+        if check and not d["tenpai"]:
+            raise typer.Exit(EXIT_FALSE)
 
     @app.command()
     @handles_errors
@@ -45,6 +55,7 @@ def register(app: typer.Typer):
         win: Annotated[str | None, typer.Argument(help="The winning tile (in batch mode: the last word of each line).")] = None,
         rules: RulesOpt = None,
         json: JsonOpt = False,
+        check: CheckOpt = False,
     ):
         """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
         from .. import hand as H
@@ -61,7 +72,10 @@ def register(app: typer.Typer):
             return run_batch(each_line(answer), json, _check_summary)
         if win is None:
             raise HandError("check needs the winning tile: ccmj check HAND WIN")
-        emit(answer(hand), json, render_check)
+        d = answer(hand)
+        emit(d, json, render_check)
+        if check and not d["legal"]:
+            raise typer.Exit(EXIT_FALSE)
 
     @app.command()
     @handles_errors

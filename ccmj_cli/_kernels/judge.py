@@ -54,7 +54,7 @@ from .layout import (
     SET_CHOW,
     SET_PUNG,
 )
-from .shape import _key, structural_waits
+from .shape import _key, next_reading, structural_waits
 
 JIAHU_ANY = 0
 JIAHU_SINGLE_WAIT = 1
@@ -242,49 +242,15 @@ def _read_win(c, win, ms, single, rv, out, w, kinds, tiles, base_fails):
             break
     for i in range(N_KINDS):
         w[i] = c[i]
+    st = np.zeros(2, np.int64)
     for pair in range(lo_pair, hi_pair):
         if w[pair] < 2:
             continue
         w[pair] -= 2
-        # depth-first over "the lowest remaining tile starts a pung or a chow"
-        d = 0
-        opt = 0  # 0: try a pung here first, 1: only a chow is left to try
-        while True:
-            if d == k:
-                _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k)
-            else:
-                lo = tiles[d - 1] if d > 0 else 0
-                while w[lo] == 0:
-                    lo += 1
-                if opt == 0 and w[lo] >= 3:
-                    w[lo] -= 3
-                    kinds[d] = SET_PUNG
-                    tiles[d] = lo
-                    d += 1
-                    continue
-                if lo < HONOR and lo % 9 <= 6 and w[lo + 1] > 0 and w[lo + 2] > 0:
-                    w[lo] -= 1
-                    w[lo + 1] -= 1
-                    w[lo + 2] -= 1
-                    kinds[d] = SET_CHOW
-                    tiles[d] = lo
-                    d += 1
-                    opt = 0
-                    continue
-            # backtrack to the deepest pung, which may still be tried as a chow
-            opt = 2
-            while d > 0:
-                d -= 1
-                t = tiles[d]
-                if kinds[d] == SET_PUNG:
-                    w[t] += 3
-                    opt = 1
-                    break
-                w[t] += 1
-                w[t + 1] += 1
-                w[t + 2] += 1
-            if opt == 2:
-                break
+        st[0] = 0
+        st[1] = 0
+        while next_reading(w, k, kinds, tiles, st):
+            _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k)
         w[pair] += 2
     if rv[RV_QIDUI] and ms[MS_SETS] == 0 and n == 14:
         _read_qidui(out, c, base_fails, rv)

@@ -145,3 +145,61 @@ def waits_many(counts, tb):
             if m >> t & 1:
                 out[r, t] = True
     return out
+
+
+@njit(cache=True)
+def next_reading(w, k, kinds, tiles, st):
+    """Step a depth-first search over the ways to split the counts ``w`` into ``k`` sets.
+
+    Each call returns True with ``kinds[:k]`` (SET_CHOW 0 / SET_PUNG 1) and ``tiles[:k]`` (the
+    lowest tile of each set) holding the next reading, or False once every reading has been
+    seen (``w`` is then as it was). Start with ``st = [0, 0]``. The lowest remaining tile
+    always starts a pung or a chow, so each reading comes exactly once. ``w`` may be 34 counts
+    or one suit's 9 (chows never start on an honor or past 7).
+    """
+    if st[1] == 2:
+        return False
+    d = st[0]
+    opt = 0  # 0: try a pung on the lowest tile first; 1: only the chow is left to try
+    resume = st[1] == 1
+    while True:
+        if not resume:
+            if d == k:
+                st[0] = d
+                st[1] = 1
+                return True
+            lo = tiles[d - 1] if d > 0 else 0
+            while w[lo] == 0:
+                lo += 1
+            if opt == 0 and w[lo] >= 3:
+                w[lo] -= 3
+                kinds[d] = 1
+                tiles[d] = lo
+                d += 1
+                continue
+            if lo < 27 and lo % 9 <= 6 and w[lo + 1] > 0 and w[lo + 2] > 0:
+                w[lo] -= 1
+                w[lo + 1] -= 1
+                w[lo + 2] -= 1
+                kinds[d] = 0
+                tiles[d] = lo
+                d += 1
+                opt = 0
+                continue
+        resume = False
+        # backtrack to the deepest pung, which may still be tried as a chow
+        opt = 2
+        while d > 0:
+            d -= 1
+            t = tiles[d]
+            if kinds[d] == 1:
+                w[t] += 3
+                opt = 1
+                break
+            w[t] += 1
+            w[t + 1] += 1
+            w[t + 2] += 1
+        if opt == 2:
+            st[0] = 0
+            st[1] = 2
+            return False

@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from .shape import next_reading
+
 N_TARGETS = 10  # target t = 2 * sets + pairs
 TABLE_VERSION = 1
 
@@ -124,6 +126,7 @@ def _build_features(exact):
     w = np.zeros(n, np.int64)
     kinds = np.zeros(5, np.int64)
     starts = np.zeros(5, np.int64)
+    st = np.zeros(2, np.int64)
     for key in range(nkeys):
         e = exact[key]
         if e == 0:
@@ -146,62 +149,28 @@ def _build_features(exact):
             if pair >= 0:
                 w[pair] -= 2
             nsets = (s - (2 if pair >= 0 else 0)) // 3
-            # depth-first over "the lowest remaining tile starts a pung or a chow"
-            depth = 0
-            opt = 0
-            while True:
-                if depth == nsets:
-                    has_p = 0
-                    has_c = 0
+            st[0] = 0
+            st[1] = 0
+            while next_reading(w, nsets, kinds, starts, st):
+                has_p = 0
+                has_c = 0
+                for i in range(nsets):
+                    if kinds[i] == 1:
+                        has_p = 1
+                    else:
+                        has_c = 1
+                base = has_p | has_c << 1
+                feat[key, 9] |= 1 << base
+                for x in range(n):
+                    if d[x] == 0:
+                        continue
+                    jia = 1 if x == pair else 0
                     for i in range(nsets):
-                        if kinds[i] == 1:
-                            has_p = 1
-                        else:
-                            has_c = 1
-                    base = has_p | has_c << 1
-                    feat[key, 9] |= 1 << base
-                    for x in range(n):
-                        if d[x] == 0:
-                            continue
-                        jia = 1 if x == pair else 0
-                        for i in range(nsets):
-                            if kinds[i] == 0:
-                                t = starts[i]
-                                if x == t + 1 or (x == t + 2 and t == 0) or (x == t and t == 6):
-                                    jia = 1
-                        feat[key, x] |= 1 << (base | jia << 2)
-                else:
-                    lo = starts[depth - 1] if depth > 0 else 0
-                    while w[lo] == 0:
-                        lo += 1
-                    if opt == 0 and w[lo] >= 3:
-                        w[lo] -= 3
-                        kinds[depth] = 1
-                        starts[depth] = lo
-                        depth += 1
-                        continue
-                    if lo <= 6 and w[lo + 1] > 0 and w[lo + 2] > 0:
-                        w[lo] -= 1
-                        w[lo + 1] -= 1
-                        w[lo + 2] -= 1
-                        kinds[depth] = 0
-                        starts[depth] = lo
-                        depth += 1
-                        opt = 0
-                        continue
-                opt = 2
-                while depth > 0:
-                    depth -= 1
-                    t = starts[depth]
-                    if kinds[depth] == 1:
-                        w[t] += 3
-                        opt = 1
-                        break
-                    w[t] += 1
-                    w[t + 1] += 1
-                    w[t + 2] += 1
-                if opt == 2:
-                    break
+                        if kinds[i] == 0:
+                            t = starts[i]
+                            if x == t + 1 or (x == t + 2 and t == 0) or (x == t and t == 6):
+                                jia = 1
+                    feat[key, x] |= 1 << (base | jia << 2)
     return feat
 
 

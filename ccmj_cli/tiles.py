@@ -112,6 +112,7 @@ class Hand:
 
     concealed: np.ndarray  # uint8[34]
     melds: tuple[Meld, ...] = field(default=())
+    size: int | None = None  # concealed tile count, when the parser already knows it
 
     @property
     def n_sets(self) -> int:
@@ -119,7 +120,7 @@ class Hand:
 
     @property
     def n_concealed(self) -> int:
-        return int(self.concealed.sum())
+        return int(self.concealed.sum()) if self.size is None else self.size
 
     def own_counts(self) -> np.ndarray:
         """The player's tiles, melds included (a new uint8[34])."""
@@ -254,7 +255,7 @@ def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Han
             for d in digits:
                 counts[base + ord(d) - 49] += 1
         if max(counts) <= 4:
-            return Hand(np.array(counts, np.uint8), ())
+            return Hand(np.array(counts, np.uint8), (), sum(counts))
     where = f"bad hand '{text.strip()}'"
     concealed: list[int] = []
     melds: list[Meld] = []
@@ -277,7 +278,7 @@ def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Han
     counts = np.zeros(N_KINDS, np.int64)
     for t in concealed:
         counts[t] += 1
-    hand = Hand(counts.astype(np.uint8), tuple(melds))
+    hand = Hand(counts.astype(np.uint8), tuple(melds), len(concealed))
     own = Counter(concealed)
     for m in melds:
         own.update(m.tiles)

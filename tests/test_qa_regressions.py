@@ -177,3 +177,21 @@ def test_check_flag_counts_in_stdin_mode():
     r = run("check", "-", "--check", input="123m456p789s1123s 4s\n")
     no_traceback(r)
     assert r.exit_code == 1, r.output
+
+
+def test_extends_file_resolves_next_to_the_including_file(tmp_path):
+    # rooms/base.yaml: `extends: quanbao` + `jiahu: shape`; rooms/room.yaml: `extends: base.yaml`
+    # + `cap_fan: 5`. Loaded by path from another directory, room.yaml must see its sibling:
+    # effective jiahu shape, cap_fan 5, dianpao discarder_covers_all (from quanbao, README
+    # presets table). ccmj resolved `extends: base.yaml` against the current directory and
+    # failed with "variant 'base.yaml': no such file or preset" (exit 3) unless run from rooms/.
+    rooms = tmp_path / "rooms"
+    rooms.mkdir()
+    (rooms / "base.yaml").write_text("extends: quanbao\njiahu: shape\n")
+    (rooms / "room.yaml").write_text("extends: base.yaml\ncap_fan: 5\n")
+    r = run("rules", "--rules", str(rooms / "room.yaml"), "--json")
+    no_traceback(r)
+    assert r.exit_code == 0, r.output
+    opts = json.loads(r.stdout)["options"]
+    assert (opts["jiahu"], opts["cap_fan"], opts["dianpao"]) == ("shape", 5,
+                                                                 "discarder_covers_all")

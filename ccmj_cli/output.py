@@ -78,7 +78,12 @@ def render_shanten(d: dict) -> str:
         return head + "\n" + fields([("useful", tiles_list(d["useful"])), ("total", d["useful_total"])])
     rows = []
     for x in d["discards"]:
-        waits = "-" if x["legal_waits"] is None else f"{tiles_list(x['legal_waits'])} ({x['legal_waits_total']})"
+        if x["legal_waits"] is None:
+            waits = "-"  # the discard does not leave tenpai
+        elif not x["legal_waits"]:
+            waits = "none legal"
+        else:
+            waits = f"{tiles_list(x['legal_waits'])} ({x['legal_waits_total']})"
         rows.append((x["tile"], x["shanten"], tiles_list(x["useful"]), x["useful_total"], waits))
     return head + "\n\n" + table(rows, ["discard", "shanten", "useful tiles", "total", "legal waits"])
 

@@ -46,6 +46,7 @@ SCHEMA = {
     "dead_wall_stacks": ("int", (0, 17)),
 }
 PRESET_DIR = "presets"
+MAX_FAN = 62  # payments are 2^(fan - 1) in 64-bit integers
 
 
 def _read_yaml(text: str, origin: str) -> dict:
@@ -123,9 +124,17 @@ def _merge(base: dict, over: dict, origin: str) -> dict:
     return out
 
 
+def _preset_text(spec: str) -> str | None:
+    """The packaged YAML of a preset name (None for anything that is not one)."""
+    if "/" in spec or spec.endswith((".yaml", ".yml")):
+        return None
+    return _package_text(spec)
+
+
 def _resolve(spec: str, seen: tuple = ()) -> tuple[dict, str]:
     """Raw merged mapping for a preset name or a file path."""
-    text = _package_text(spec) if "/" not in spec and not spec.endswith((".yaml", ".yml")) else None
+    text = _preset_text(spec)
+    path = None
     if text is not None:
         origin, name = f"preset '{spec}'", spec
     else:
@@ -146,6 +155,8 @@ def _resolve(spec: str, seen: tuple = ()) -> tuple[dict, str]:
     base_name = data.get("extends", "default")
     if not isinstance(base_name, str) or base_name in seen:
         raise VariantError(f"{origin}: key 'extends': expected a preset name or file, got {base_name!r}")
+    if path is not None and _preset_text(base_name) is None and not Path(base_name).is_absolute():
+        base_name = str(path.parent / base_name)  # a file extends its neighbours, wherever run
     base, _ = _resolve(base_name, seen + (spec,))
     return _merge(base, data, origin), name
 
@@ -203,6 +214,12 @@ def load_variant(spec: str | None = None) -> Variant:
         missing = [k for k in SCHEMA if k not in data]
         if missing:
             raise VariantError(f"variant '{spec}': missing keys {', '.join(missing)}")
+        top = sum(data["fan"].values())
+        if data["cap_fan"] is None and top > MAX_FAN:
+            raise VariantError(
+                f"variant '{spec}': key 'fan': the fan values add up to {top}, more than the "
+                f"{MAX_FAN} a payment of 2^(fan-1) can hold; lower them or set cap_fan"
+            )
         frozen = {k: MappingProxyType(dict(v)) if isinstance(v, dict) else v for k, v in data.items()}
         _CACHE[spec] = Variant(name, MappingProxyType(frozen))
     return _CACHE[spec]

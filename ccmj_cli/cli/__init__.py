@@ -8,12 +8,36 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from typing import Annotated
 
 import typer
+from typer.core import TyperGroup
 
 from .. import __version__
 from . import analyze, bao_cmd, batch_cmd, odds_cmd, rules_cmd, score_cmd
 
+class _OneLineErrors(TyperGroup):
+    """Usage errors (unknown option, missing argument, bad value) as one `error: ...` line and
+    exit 2, like every other error, instead of Typer's boxed usage text."""
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)
+        except Exception as e:
+            # click's ClickException (typer may vendor click, so matched by its interface)
+            if not (hasattr(e, "format_message") and hasattr(e, "exit_code")):
+                raise
+            message = " ".join(e.format_message().split())
+            ctx = getattr(e, "ctx", None)
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            if message:  # (no arguments at all: the help was printed instead)
+                sys.stderr.write(f"error: {message}{hint}\n")
+            sys.exit(e.exit_code)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
 app = typer.Typer(
     name="ccmj",
+    cls=_OneLineErrors,
     help="Rules analyzer for Changchun mahjong (长春麻将): waits, legal wins, scoring, bao, odds.",
     no_args_is_help=True,
     add_completion=False,

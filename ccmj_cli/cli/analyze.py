@@ -19,7 +19,8 @@ def _waits_summary(d: dict) -> str:
 
 def _check_summary(d: dict) -> str:
     why = ",".join(d["reasons"]) or "-"
-    return f"legal={'yes' if d['legal'] else 'no'}\twhy not: {why}\tjiahu={d['jiahu']}\tpiao={d['piao']}"
+    yes = {True: "yes", False: "no"}
+    return f"legal={yes[d['legal']]}\twhy not: {why}\tjiahu={yes[d['jiahu']]}\tpiao={yes[d['piao']]}"
 
 
 def _shanten_summary(d: dict) -> str:
@@ -42,7 +43,10 @@ def register(app: typer.Typer):
         seen = H.visible_counts(visible)  # parsed once, also for a whole batch
         if hand == "-":
 
-            return run_batch(lambda lines: H.waits_dicts(lines, seen, v), json, _waits_summary)
+            return run_batch(
+                lambda lines: H.waits_dicts(lines, seen, v), json, _waits_summary,
+                (lambda d: not d["tenpai"]) if check else None,
+            )  # fmt: skip
         d = H.waits(hand, seen, v).to_dict()
         emit(d, json, render_waits)
         if check and not d["tenpai"]:
@@ -69,7 +73,9 @@ def register(app: typer.Typer):
             return H.check(text, win_tile, v).to_dict()
 
         if hand == "-":
-            return run_batch(each_line(answer), json, _check_summary)
+            return run_batch(
+                each_line(answer), json, _check_summary, (lambda d: not d["legal"]) if check else None
+            )
         if win is None:
             raise HandError("check needs the winning tile: ccmj check HAND WIN")
         d = answer(hand)

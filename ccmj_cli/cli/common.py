@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import EXIT_BATCH_ERRORS, CcmjError
+from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError
 from ..output import to_json
 from ..rules import Variant, load_variant
 
@@ -81,18 +81,25 @@ def each_line(answer: Callable[[str], dict]) -> Callable[[list[str]], list]:
 CHUNK = 2048  # lines judged per kernel call: streaming, with the call overhead amortised
 
 
-def run_batch(answer_many: Callable[[list[str]], list], as_json: bool, summary: Callable[[dict], str]):
+def run_batch(
+    answer_many: Callable[[list[str]], list],
+    as_json: bool,
+    summary: Callable[[dict], str],
+    false_when: Callable[[dict], bool] | None = None,
+):
     """One answer per stdin line, in order; a bad line becomes an error object, the run goes on.
 
-    ``answer_many`` maps a chunk of lines to a dict or a CcmjError each.
-    Exit 4 when any line failed (STYLE: a batch that finished with rows in error).
+    ``answer_many`` maps a chunk of lines to a dict or a CcmjError each. Exit 4 when any line
+    failed (STYLE: a batch that finished with rows in error); else, with ``false_when`` (the
+    command's --check), exit 1 when it holds for any answer.
     """
     failed = 0
+    false = 0
     write = sys.stdout.write
     chunk: list[tuple[int, str]] = []
 
     def flush():
-        nonlocal failed
+        nonlocal failed, false
         answers = answer_many([line for _, line in chunk])
         for (n, line), d in zip(chunk, answers, strict=True):
             if isinstance(d, CcmjError):
@@ -101,6 +108,7 @@ def run_batch(answer_many: Callable[[list[str]], list], as_json: bool, summary: 
                 write((to_json(err) if as_json else f"{line}\terror: {d.message}") + "\n")
             else:
                 write((to_json(d) if as_json else f"{line}\t{summary(d)}") + "\n")
+                false += bool(false_when and false_when(d))
         chunk.clear()
 
     for item in stdin_lines():
@@ -112,3 +120,5 @@ def run_batch(answer_many: Callable[[list[str]], list], as_json: bool, summary: 
     if failed:
         typer.echo(f"{failed} line(s) in error", err=True)
         raise typer.Exit(EXIT_BATCH_ERRORS)
+    if false:
+        raise typer.Exit(EXIT_FALSE)

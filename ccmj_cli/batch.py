@@ -34,7 +34,7 @@ from . import scoring as S
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.bao import LOOK_OK
-from ._kernels.batch import buffers, plain_many, score_many
+from ._kernels.batch import buffers, format_plain, plain_many, score_many
 from ._kernels.tables import tables
 from .errors import CcmjError, UsageError
 from .hand import reasons_of
@@ -264,6 +264,11 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     starts = ends - lengths
     c, own, ms, ok = buf["c"][:n], buf["own"][:n], buf["ms"][:n], buf["ok"][:n]
     plain_many(data, starts, ends, drawn, c, own, ok)
+    plain_text = None
+    if as_json:  # the canonical hand text of the plain rows, in bulk
+        text_buf = np.empty(19 * n, np.uint8)
+        size = format_plain(data, starts, ends, c, drawn, ok, text_buf)
+        plain_text = text_buf[:size].tobytes().decode("ascii").split("\n")
     ms[:] = 0
     kong_rows: dict[int, tuple] = {}
     redo = set(slow)
@@ -294,7 +299,9 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     def finish():
         if as_json:
             lists = (x.tolist() for x in (res, fails, items, fan, pay))
-            return _format_json(part, width, errors, opts, kong_rows, *lists, rv, columns, v, idx)
+            return _format_json(
+                part, width, errors, opts, kong_rows, *lists, rv, columns, v, idx, plain_text
+            )
         return _format_csv(
             part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv,
             idx.get("base"),
@@ -409,8 +416,13 @@ def _hand_text(text: str, sanfeng: bool, xiaoji: bool) -> str:
     return T.format_hand(S._parse(text, sanfeng, xiaoji))
 
 
+_FAN_SLOT = "\x00fan_items"  # replaced by the cached fan items text
+_FAN_SLOT_JSON = json.dumps(_FAN_SLOT)
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
 def _format_json(
-    part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, columns, v, idx
+    part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, columns, v, idx, plain
 ):
     """One JSON line per row: the ``ccmj score --json`` fields (``ScoreResult.to_dict``), then
     ``input`` (the row's cells by column name) and ``error`` (null). A row in error has only
@@ -424,11 +436,11 @@ def _format_json(
     no_kong = [0] * L.N_SEATS
     for i, row in enumerate(part):
         cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
-        inp = json.dumps(dict(zip(columns, cells, strict=False)), ensure_ascii=False)
+        inp = dict(zip(columns, cells, strict=False))
         err = errors[i]
         if err is not None:
             nfail += 1
-            out.append(f'{{"input": {inp}, "error": {json.dumps(err, ensure_ascii=False)}}}\n')
+            out.append(_encode({"input": inp, "error": err}) + "\n")
             continue
         w, h_how, winner, disc, bao_t, base, _ = opts[i]
         base = _exact_base(row, ibase, base)
@@ -440,8 +452,8 @@ def _format_json(
         fan_json = (
             _fan_json(tuple(items[i]), winner, disc, h_how, id(rv), charged) if legal else "[]"
         )
-        head = {
-            "hand": _hand_text(row[ih], *flags),
+        d = {
+            "hand": plain[i] or _hand_text(row[ih], *flags),
             "win": names(scored) if scored >= 0 else None,
             "how": _HOW_NAMES[h_how],
             "seat": seats[winner],
@@ -450,8 +462,7 @@ def _format_json(
             "stands_for": names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else None,
             "legal": bool(legal),
             "reasons": list(_reasons(legal, look, fails[i])),
-        }
-        tail = {
+            "fan_items": _FAN_SLOT,
             "fan_by_seat": dict(zip(seats, fan[i], strict=True)),
             "payments": dict(zip(seats, pay[i], strict=True)),
             "kongs": [
@@ -462,11 +473,9 @@ def _format_json(
             "total": dict(zip(seats, total, strict=True)),
             "base": base,
             "total_amount": {s: x * base for s, x in zip(seats, total, strict=True)},
+            "input": inp,
+            "error": None,
         }
         # the fan items text is cached per outcome: splice it in rather than re-encode it
-        a = json.dumps(head, ensure_ascii=False)
-        b = json.dumps(tail, ensure_ascii=False)
-        out.append(
-            f'{a[:-1]}, "fan_items": {fan_json}, {b[1:-1]}, "input": {inp}, "error": null}}\n'
-        )
+        out.append(_encode(d).replace(_FAN_SLOT_JSON, fan_json, 1) + "\n")
     return out, nfail

@@ -34,7 +34,7 @@ from . import scoring as S
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.bao import LOOK_OK
-from ._kernels.batch import buffers, plain_many, score_many
+from ._kernels.batch import buffers, format_plain, plain_many, score_many
 from ._kernels.tables import tables
 from .errors import CcmjError, UsageError
 from .hand import reasons_of
@@ -47,6 +47,8 @@ RESULT_COLUMNS = (
     "fan_E", "fan_S", "fan_W", "fan_N", "pay_E", "pay_S", "pay_W", "pay_N", "error",
 )  # fmt: skip
 CHUNK = 4096
+_I64 = 2**63 - 1
+_HUGE_BASE = 0  # the base slot of a row whose base does not fit in int64 (re-read exactly)
 _TRUE = {"1", "true", "yes", "y"}
 _FALSE = {"", "0", "false", "no", "n"}
 
@@ -71,7 +73,7 @@ def _options(win, how, seat, frm, bao, base, declared):
     w, h_how, winner, disc, bao_t = S.prepare_options(
         win or None, how.strip().lower() or "self", seat or "S", frm or None, bao or None, b
     )
-    return w, h_how, winner, disc, bao_t, b, d in _TRUE
+    return w, h_how, winner, disc, bao_t, b if b <= _I64 else _HUGE_BASE, d in _TRUE
 
 
 @lru_cache(maxsize=4096)
@@ -102,13 +104,42 @@ def _reasons(legal: int, look: int, fails: int) -> tuple[str, ...]:
 
 
 def _header(first: list[str]) -> tuple[list[str], bool]:
-    """(column names, whether ``first`` was a header row)."""
+    """(column names, whether ``first`` was a header row). A header may not name a column twice
+    (``by`` and ``how``, say): which one counts would be a guess."""
     names = [ALIASES.get(x.strip().lower(), x.strip().lower()) for x in first]
     if set(names) & set(INPUT_COLUMNS):  # a header (the hand column may be anywhere)
+        for k in INPUT_COLUMNS:
+            named = [x.strip() for x, n in zip(first, names, strict=True) if n == k]
+            if len(named) > 1:
+                raise UsageError(
+                    f"the CSV header names the '{k}' column more than once ({', '.join(named)})"
+                )
         return [x.strip() for x in first], True
     return list(INPUT_COLUMNS[: max(len(first), 1)]) + [
         f"col{i + 1}" for i in range(len(INPUT_COLUMNS), len(first))
     ], False
+
+
+def _clean(cell: str) -> str:
+    """``cell`` with undecodable bytes (read as surrogates) shown as U+FFFD, fit to write."""
+    if cell.isascii():
+        return cell
+    try:
+        cell.encode()
+    except UnicodeEncodeError:
+        return cell.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return cell
+
+
+def _bad_bytes(row: list[str]) -> str | None:
+    """The error of a row holding bytes that are not UTF-8 (read as surrogates), else None."""
+    for cell in row:
+        try:
+            cell.encode()
+        except UnicodeEncodeError as e:
+            raw = cell[e.start : e.end].encode("utf-8", "surrogateescape")
+            return f"the row is not valid UTF-8 text (byte 0x{raw[0]:02x})"
+    return None
 
 
 def _chunks(rows: Iterator[list[str]], n: int):
@@ -130,10 +161,13 @@ def run(
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     rv = v.vector
     _RV[id(rv)] = rv
-    reader = csv.reader(src)
+    reader = filter(None, csv.reader(src))  # a blank line is not a row
     first = next(reader, None)
     if first is None:
         return BatchSummary(0, 0)
+    first = [_clean(x) for x in first]
+    if first[0].startswith("\ufeff"):  # a UTF-8 BOM read as text (stdin, a StringIO)
+        first[0] = first[0][1:]
     columns, has_header = _header(first)
     keys = [ALIASES.get(c.lower(), c.lower()) for c in columns]
     if "hand" not in keys:
@@ -186,9 +220,15 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     pick = operator.itemgetter(*present) if present else (lambda row: ())
     slots = [present.index(i) if i is not None else None for i in opt_cols]
     errors: list[str | None] = [None] * n
+    if not "".join(itertools.chain.from_iterable(part)).isascii():
+        for i, row in enumerate(part):
+            err = _bad_bytes(row)
+            if err is not None:
+                errors[i] = err
+                part[i] = [_clean(x) for x in row]
     for i, row in enumerate(part):
         if len(row) != width:
-            if len(row) > width:
+            if len(row) > width and errors[i] is None:
                 errors[i] = f"row has {len(row)} cells, the header {width}"
                 part[i] = row[:width]
             else:
@@ -224,6 +264,11 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     starts = ends - lengths
     c, own, ms, ok = buf["c"][:n], buf["own"][:n], buf["ms"][:n], buf["ok"][:n]
     plain_many(data, starts, ends, drawn, c, own, ok)
+    plain_text = None
+    if as_json:  # the canonical hand text of the plain rows, in bulk
+        text_buf = np.empty(19 * n, np.uint8)
+        size = format_plain(data, starts, ends, c, drawn, ok, text_buf)
+        plain_text = text_buf[:size].tobytes().decode("ascii").split("\n")
     ms[:] = 0
     kong_rows: dict[int, tuple] = {}
     redo = set(slow)
@@ -254,10 +299,13 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     def finish():
         if as_json:
             lists = (x.tolist() for x in (res, fails, items, fan, pay))
-            return _format_json(part, width, errors, opts, kong_rows, *lists, rv, columns)
+            return _format_json(
+                part, width, errors, opts, kong_rows, *lists, rv, columns, v, idx, plain_text
+            )
         return _format_csv(
-            part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
-        )
+            part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv,
+            idx.get("base"),
+        )  # fmt: skip
 
     return args, finish
 
@@ -297,12 +345,22 @@ def _prefix(sig: tuple, rv_key: int, charged: tuple) -> list:
     return ["true" if legal else "false", reasons, stands, fan_txt]
 
 
+def _exact_base(row: list[str], ibase: int | None, base: int) -> int:
+    """The row's base as a Python int (a base beyond int64 is re-read from its cell)."""
+    return base if base != _HUGE_BASE else int(row[ibase])
+
+
 def _format_csv(
-    part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv
+    part, width, errors, res, fails, items, fan, pay, kong, base, how, winner, disc, rv, ibase
 ):
     """Output rows, vectorised: rows that share a result signature share their text cells."""
-    money = (pay + kong) * base[:, None]
-    tail = np.concatenate([fan, money], axis=1).tolist()
+    amount = pay + kong  # base units
+    # amount x base in int64 where it fits; exactly, in Python ints, where it does not
+    big = (np.abs(amount).max(axis=1) > _I64 // np.maximum(base, 1)) | (base == _HUGE_BASE)
+    tail = np.concatenate([fan, amount * base[:, None]], axis=1).tolist()
+    for i in np.flatnonzero(big).tolist():
+        b = _exact_base(part[i], ibase, int(base[i]))
+        tail[i][L.N_SEATS :] = [x * b for x in amount[i].tolist()]
     scored = np.where((how == L.HOW_MOBAO) & (res[:, 2] == LOOK_OK), res[:, 1], -1)
     # which items are scored (their values come from the variant) + the rest of the outcome
     mask = (items != 0) @ (1 << np.arange(L.N_FAN, dtype=np.int64))
@@ -349,44 +407,75 @@ def _format_csv(
     return out, nfail
 
 
-def _format_json(part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, columns):
+_HOW_NAMES = {h: name for name, h in S.HOWS.items()}
+
+
+@lru_cache(maxsize=65536)
+def _hand_text(text: str, sanfeng: bool, xiaoji: bool) -> str:
+    """The hand as ``ccmj score`` prints it (canonical MPSZ, melds last)."""
+    return T.format_hand(S._parse(text, sanfeng, xiaoji))
+
+
+_FAN_SLOT = "\x00fan_items"  # replaced by the cached fan items text
+_FAN_SLOT_JSON = json.dumps(_FAN_SLOT)
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+def _format_json(
+    part, width, errors, opts, kong_rows, res, fails, items, fan, pay, rv, columns, v, idx, plain
+):
+    """One JSON line per row: the ``ccmj score --json`` fields (``ScoreResult.to_dict``), then
+    ``input`` (the row's cells by column name) and ``error`` (null). A row in error has only
+    ``input`` and ``error``."""
     out = []
     nfail = 0
     names = T.tile_name
+    seats = S.SEATS
+    ih, ibase = idx["hand"], idx.get("base")
+    flags = (bool(v.sanfeng_dan), bool(v.xiaoji_feidan))
+    no_kong = [0] * L.N_SEATS
     for i, row in enumerate(part):
         cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
+        inp = dict(zip(columns, cells, strict=False))
         err = errors[i]
         if err is not None:
             nfail += 1
-            d = dict(zip(columns, cells, strict=False))
-            d["error"] = err
-            out.append(json.dumps(d, ensure_ascii=False) + "\n")
+            out.append(_encode({"input": inp, "error": err}) + "\n")
             continue
         w, h_how, winner, disc, bao_t, base, _ = opts[i]
+        base = _exact_base(row, ibase, base)
         legal, scored, look = res[i]
-        reasons = _reasons(legal, look, fails[i])
         kong = kong_rows.get(i)
-        p = pay[i]
-        if kong is not None:
-            p = [a + b for a, b in zip(p, kong[0], strict=True)]
-        stands = names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else ""
-        d = dict(zip(columns, cells, strict=False))
+        kong_pay = kong[0] if kong is not None else no_kong
+        total = [a + b for a, b in zip(pay[i], kong_pay, strict=True)]
         charged = tuple(s for s in range(L.N_SEATS) if fan[i][s] > 0)
         fan_json = (
             _fan_json(tuple(items[i]), winner, disc, h_how, id(rv), charged) if legal else "[]"
         )
-        d.update(
-            legal=bool(legal),
-            reasons=list(reasons),
-            stands_for=stands or None,
-            fan_by_seat=dict(zip(S.SEATS, fan[i], strict=True)),
-            payments=dict(zip(S.SEATS, pay[i], strict=True)),
-            kong_payments=dict(zip(S.SEATS, kong[0] if kong else [0, 0, 0, 0], strict=True)),
-            total=dict(zip(S.SEATS, p, strict=True)),
-            base=base,
-            total_amount={s: x * base for s, x in zip(S.SEATS, p, strict=True)},
-        )
+        d = {
+            "hand": plain[i] or _hand_text(row[ih], *flags),
+            "win": names(scored) if scored >= 0 else None,
+            "how": _HOW_NAMES[h_how],
+            "seat": seats[winner],
+            "discarder": seats[disc] if disc >= 0 else None,
+            "bao": names(bao_t) if bao_t >= 0 else None,
+            "stands_for": names(scored) if h_how == L.HOW_MOBAO and look == LOOK_OK else None,
+            "legal": bool(legal),
+            "reasons": list(_reasons(legal, look, fails[i])),
+            "fan_items": _FAN_SLOT,
+            "fan_by_seat": dict(zip(seats, fan[i], strict=True)),
+            "payments": dict(zip(seats, pay[i], strict=True)),
+            "kongs": [
+                {"seat": k.seat, "meld": k.meld, "value": k.value}
+                for k in (kong[1] if kong is not None else ())
+            ],
+            "kong_payments": dict(zip(seats, kong_pay, strict=True)),
+            "total": dict(zip(seats, total, strict=True)),
+            "base": base,
+            "total_amount": {s: x * base for s, x in zip(seats, total, strict=True)},
+            "input": inp,
+            "error": None,
+        }
         # the fan items text is cached per outcome: splice it in rather than re-encode it
-        text = json.dumps(d, ensure_ascii=False)
-        out.append(f'{text[:-1]}, "fan_items": {fan_json}, "error": null}}\n')
+        out.append(_encode(d).replace(_FAN_SLOT_JSON, fan_json, 1) + "\n")
     return out, nfail

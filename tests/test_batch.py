@@ -228,7 +228,86 @@ def test_batch_json_agrees_with_score(preset):
         except CcmjError as e:
             assert g["error"] == e.message
             continue
-        d = s.to_dict()
-        for key in ("legal", "reasons", "stands_for", "fan_items", "fan_by_seat", "payments"):
-            assert g[key] == d[key], key
-        assert g["total_amount"] == d["total_amount"] and g["error"] is None
+        # every `ccmj score --json` field, the same values; the row's cells under "input"
+        assert g.pop("error") is None
+        assert g.pop("input") == dict(
+            zip(("hand", "win", "how", "seat", "from", "bao", "base"), r, strict=True)
+        )
+        assert g == s.to_dict()
+
+
+def test_json_rows_with_kongs_and_declared_agree_with_score():
+    # the example file has a kongs cell (row 4), a concealed 大蛋 in the hand (row 6) and a
+    # declared discarder (row 7): each JSON line is `ccmj score --json` for the same options
+    _, out = run_text(EXAMPLE.read_text(encoding="utf-8"), as_json=True)
+    got = [json.loads(x) for x in out.splitlines()]
+    rows = rows_of(EXAMPLE.read_text(encoding="utf-8"))
+    for r, g in zip(rows, got, strict=True):
+        assert g.pop("input") == r
+        try:
+            s = S.score(
+                r["hand"],
+                r["win"] or None,
+                r["how"],
+                r["seat"],
+                r["from"] or None,
+                r["bao"] or None,
+                int(r["base"]),
+                r["kongs"] or None,
+                r["declared"] == "1",
+            )
+        except CcmjError as e:
+            assert g == {"error": e.message}
+            continue
+        assert g.pop("error") is None
+        assert g == s.to_dict()
+    assert got[3]["kongs"] == [
+        {"seat": "E", "meld": "(5555m)", "value": 2},
+        {"seat": "W", "meld": "[1234z]", "value": 1},
+    ]
+
+
+@pytest.mark.parametrize(
+    "header", ["hand,win,by,how", "hand,win,from,discarder", "hand,seat,winner", "hand,Hand"]
+)
+def test_a_column_named_twice_is_refused(header):
+    # which of the two cells counts would be a guess: a one-line usage error, exit 2
+    res = runner.invoke(app, ["batch", "-"], input=f"{header}\n123m456p46s55s111z,5s,self,S\n")
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "more than once" in lines[0]
+    assert res.stdout == ""
+
+
+def test_large_bases_are_exact_in_a_mixed_chunk():
+    # base 1, 2**62 (amount x base > int64), 10**30 (beyond int64) side by side in one chunk:
+    # S wins 123m456p46s55s111z on a self-drawn 5s (门清+夹+自摸: 8 each, dealer 16; RULES §5)
+    bases = [1, 2**62, 10**30, 3]
+    text = "hand,win,base\n" + "".join(f"123m456p46s55s111z,5s,{b}\n" for b in bases)
+    for as_json in (False, True):
+        summary, out = run_text(text, as_json=as_json)
+        assert summary.failed == 0
+        if as_json:
+            got = [
+                [d["total_amount"][x] for x in "ESWN"] for d in map(json.loads, out.splitlines())
+            ]
+            assert [json.loads(x)["base"] for x in out.splitlines()] == bases
+        else:
+            got = [[int(r[f"pay_{x}"]) for x in "ESWN"] for r in rows_of(out)]
+        assert got == [[-16 * b, 32 * b, -8 * b, -8 * b] for b in bases]
+
+
+def test_blank_lines_bom_and_bad_bytes():
+    # blank lines (before the header too) are not rows; a BOM read as text is dropped
+    text = "\n\ufeffhand,win\n\n123m456p46s55s111z,5s\n\n\n123m456p46s55s111z,5s\n"
+    summary, out = run_text(text)
+    assert (summary.rows, summary.failed) == (2, 0)
+    assert [r["pay_S"] for r in rows_of(out)] == ["32", "32"]
+    # a byte that is not UTF-8 in any cell: that row is in error, the others are scored
+    data = b"hand,win,id\n123m456p46s55s111z,5s,a\xe9\n123m456p46s55s111z,5s,b\n"
+    for args, skip in ((["batch", "-"], 1), (["batch", "-", "--json"], 0)):  # skip the header
+        res = runner.invoke(app, args, input=data)
+        assert res.exit_code == 4 and "Traceback" not in res.output
+        first, second = res.stdout.splitlines()[skip:]
+        assert "not valid UTF-8" in first and "0xe9" in first
+        assert "not valid UTF-8" not in second

@@ -3,7 +3,8 @@
 ``plain_many`` reads the common case of a hand column — plain MPSZ with no melds, no Chinese
 characters — straight from the CSV bytes; anything else (or anything doubtful: more than 4
 copies, a wrong tile count, a complete hand without its winning tile) is left to the Python
-path (``scoring.prepare_hand``), which accepts it or raises the proper error. ``score_many``
+path (``scoring.prepare_hand``), which accepts it or raises the proper error (``format_plain``
+gives those rows' canonical text for ``--json``). ``score_many``
 scores every prepared row with the one judgment-and-scoring kernel ``bao.score_any``.
 """
 
@@ -85,6 +86,36 @@ def plain_many(buf, starts, ends, drawn, c_out, own_out, ok):
         for t in range(N_KINDS):
             own_out[i, t] = c_out[i, t]
         ok[i] = 1
+
+
+@njit(cache=True)
+def format_plain(buf, starts, ends, c, drawn, ok, out):
+    """The canonical MPSZ text (as ``tiles.format_hand``) of each row ``plain_many`` read
+    (``ok[i]``): the tiles as typed — ``c[i]``, plus ``drawn[i]`` when 14 were typed — suit by
+    suit. Rows are written to ``out`` one after the other, each ended by a newline (an empty
+    line where ``ok[i]`` is 0); returns the length written (``out`` needs 19 bytes a row)."""
+    k = 0
+    for i in range(starts.shape[0]):
+        if ok[i]:
+            n = 0
+            for j in range(starts[i], ends[i]):
+                if _DIGIT_0 < buf[j] <= _DIGIT_9:
+                    n += 1
+            for s in range(4):
+                any_tile = False
+                for d in range(9 if s < 3 else 7):
+                    t = s * 9 + d
+                    m = c[i, t] + (1 if n == 14 and t == drawn[i] else 0)
+                    for _ in range(m):
+                        out[k] = _DIGIT_0 + 1 + d
+                        k += 1
+                        any_tile = True
+                if any_tile:
+                    out[k] = _SUITS[s]
+                    k += 1
+        out[k] = 10
+        k += 1
+    return k
 
 
 @njit(cache=True, parallel=True, nogil=True)

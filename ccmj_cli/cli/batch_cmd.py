@@ -1,5 +1,6 @@
 """ccmj batch: score a CSV of wins, streamed."""
 
+import io
 import sys
 from typing import Annotated
 
@@ -8,12 +9,19 @@ import typer
 from ..errors import EXIT_BATCH_ERRORS, UsageError
 from .common import JsonOpt, RulesOpt, handles_errors, variant
 
+# Input is read as UTF-8 (a BOM is dropped); a byte that is not UTF-8 is kept as a surrogate
+# (surrogateescape) so that its row is reported in error, not the run aborted by a decode error.
+_ENCODING = {"encoding": "utf-8-sig", "errors": "surrogateescape", "newline": ""}
+
 
 def _open_in(path: str):
     if path == "-":
-        return sys.stdin
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text-only stdin (an embedding program): read it as it is
+            return sys.stdin
+        return io.TextIOWrapper(buffer, **_ENCODING)
     try:
-        return open(path, newline="", encoding="utf-8-sig")
+        return open(path, **_ENCODING)
     except OSError as e:
         raise UsageError(f"cannot read '{path}': {e.strerror}") from None
 
@@ -58,7 +66,10 @@ def register(app: typer.Typer):
         try:
             summary = B.run(src, dst, json, v)
         finally:
-            if src is not sys.stdin:
+            if file == "-":
+                if src is not sys.stdin:
+                    src.detach()  # leave sys.stdin's buffer open
+            else:
                 src.close()
             if dst is not sys.stdout:
                 dst.close()

@@ -16,8 +16,15 @@ import numpy as np
 
 from . import tiles as T
 from ._kernels import layout as L
-from ._kernels.judge import LOOK_DUANYAOJIU, LOOK_NOT_TENPAI, LOOK_OK
-from ._kernels.judge import W_COLS, W_FAILS, W_JIAHU, W_LEGAL, W_PIAO, W_STRUCTURAL
+from ._kernels.judge import (
+    LOOK_DUANYAOJIU,
+    LOOK_NOT_TENPAI,
+    LOOK_OK,
+    W_COLS,
+    W_LEGAL,
+    W_PIAO,
+    W_STRUCTURAL,
+)
 from ._kernels.judge import judge_waits as _judge_waits
 from ._kernels.judge import judge_waits_rows as _judge_waits_rows
 from ._kernels.judge import judge_win as _judge_win
@@ -188,8 +195,14 @@ def waits_dicts(
                        "live": live, "jiahu": jia == 1, "piao": piao == 1})  # fmt: skip
         tenpai = tenpai_all[r]
         reason = LOOK_REASONS[look_all[r]]
-        results[i] = {"hand": T.format_hand(parsed[r]), "tenpai": tenpai, "can_look_bao": reason is None,
-                      "bao_reason": reason, "waits": ws, "live_total": live_total}  # fmt: skip
+        results[i] = {
+            "hand": T.format_hand(parsed[r]),
+            "tenpai": tenpai,
+            "can_look_bao": reason is None,
+            "bao_reason": reason,
+            "waits": ws,
+            "live_total": live_total,
+        }
     return results
 
 
@@ -310,7 +323,9 @@ def shanten(
         lw = lw_total = None
         if dsh == 0:
             _judge_waits(c, ms, own, v.vector, tables(), wait_out)
-            lw = [Useful(T.tile_name(t), int(unseen[t])) for t in np.flatnonzero(wait_out[:, W_LEGAL])]
+            lw = [
+                Useful(T.tile_name(t), int(unseen[t])) for t in np.flatnonzero(wait_out[:, W_LEGAL])
+            ]
             lw_total = sum(u.live for u in lw)
         c[d] += 1
         own[d] += 1

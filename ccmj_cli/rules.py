@@ -145,7 +145,9 @@ def _resolve(spec: str, seen: tuple = ()) -> tuple[dict, str]:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise VariantError(f"variant file '{spec}': cannot read ({e.__class__.__name__})")
+            raise VariantError(
+                f"variant file '{spec}': cannot read ({e.__class__.__name__})"
+            ) from None
         origin, name = f"variant file '{spec}'", path.stem
     data = _read_yaml(text, origin)
     if spec == "default":
@@ -154,7 +156,9 @@ def _resolve(spec: str, seen: tuple = ()) -> tuple[dict, str]:
         return data, "default"
     base_name = data.get("extends", "default")
     if not isinstance(base_name, str) or base_name in seen:
-        raise VariantError(f"{origin}: key 'extends': expected a preset name or file, got {base_name!r}")
+        raise VariantError(
+            f"{origin}: key 'extends': expected a preset name or file, got {base_name!r}"
+        )
     if path is not None and _preset_text(base_name) is None and not Path(base_name).is_absolute():
         base_name = str(path.parent / base_name)  # a file extends its neighbours, wherever run
     base, _ = _resolve(base_name, seen + (spec,))
@@ -175,7 +179,9 @@ class Variant:
             raise AttributeError(key) from None
 
     def to_dict(self) -> dict:
-        return {k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in self.options.items()}
+        return {
+            k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in self.options.items()
+        }
 
     @cached_property
     def vector(self) -> np.ndarray:
@@ -220,6 +226,8 @@ def load_variant(spec: str | None = None) -> Variant:
                 f"variant '{spec}': key 'fan': the fan values add up to {top}, more than the "
                 f"{MAX_FAN} a payment of 2^(fan-1) can hold; lower them or set cap_fan"
             )
-        frozen = {k: MappingProxyType(dict(v)) if isinstance(v, dict) else v for k, v in data.items()}
+        frozen = {
+            k: MappingProxyType(dict(v)) if isinstance(v, dict) else v for k, v in data.items()
+        }
         _CACHE[spec] = Variant(name, MappingProxyType(frozen))
     return _CACHE[spec]

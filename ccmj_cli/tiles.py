@@ -223,7 +223,12 @@ def _classify(tiles: list[int], concealed: bool, text: str, sanfeng: bool, xiaoj
         return Meld(MELD_PUNG, tuple(ts))
     if n == 4 and same:
         return Meld(MELD_KONG, tuple(ts))
-    if n == 3 and ts[0] < HONOR and ts[0] // 9 == ts[2] // 9 and ts == list(range(ts[0], ts[0] + 3)):
+    if (
+        n == 3
+        and ts[0] < HONOR
+        and ts[0] // 9 == ts[2] // 9
+        and ts == list(range(ts[0], ts[0] + 3))
+    ):
         return Meld(MELD_CHOW, tuple(ts))
     if n >= 3:
         kind = _special_kind(ts, sanfeng, xiaoji)
@@ -311,7 +316,12 @@ def tile_index(text: str) -> int:
 def format_counts(counts) -> str:
     """MPSZ text for a uint8[34] count array, e.g. '123m55z'."""
     raw = counts.tobytes()
-    return _suit_text(raw[0:9], 0) + _suit_text(raw[9:18], 1) + _suit_text(raw[18:27], 2) + _suit_text(raw[27:34], 3)
+    return (
+        _suit_text(raw[0:9], 0)
+        + _suit_text(raw[9:18], 1)
+        + _suit_text(raw[18:27], 2)
+        + _suit_text(raw[27:34], 3)
+    )
 
 
 @functools.lru_cache(maxsize=65536)

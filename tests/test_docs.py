@@ -24,4 +24,3 @@ def test_rules_yaml_lists_every_option_with_its_default():
     assert data.pop("extends") == "default"
     assert set(data) == set(SCHEMA), "rules.yaml and the schema name different options"
     assert load_variant(str(ROOT / "rules.yaml")).to_dict() == load_variant().to_dict()
-

@@ -33,8 +33,13 @@ def variants(tmp_path_factory):
         path = folder / f"v{i}.yaml"
         path.write_text(
             yaml.safe_dump(
-                {"jiahu": jiahu, "piao_stacks_with_jia": stacks, "piao_exempt": exempt,
-                 "dragon_pair_is_pung": dragon, "quemen": quemen}  # fmt: skip
+                {
+                    "jiahu": jiahu,
+                    "piao_stacks_with_jia": stacks,
+                    "piao_exempt": exempt,
+                    "dragon_pair_is_pung": dragon,
+                    "quemen": quemen,
+                }  # fmt: skip
             )
         )
         out.append(load_variant(str(path)).vector)
@@ -81,7 +86,13 @@ def test_fast_path_matches_enumeration(variants):
             c2 = c.copy()
             c2[w] += 1
             legal = read_win(c2, w, ms, False, rv, rd)
-            expected[w] = [1, int(legal), int(rd[L.RD_FAILS]), int(rd[L.RD_JIAHU]), int(rd[L.RD_PIAO])]
+            expected[w] = [
+                1,
+                int(legal),
+                int(rd[L.RD_FAILS]),
+                int(rd[L.RD_JIAHU]),
+                int(rd[L.RD_PIAO]),
+            ]
         live = [w for w, e in expected.items() if e[1] and c[w] < 4]
         if len(live) == 1 and rv[L.RV_JIAHU] != 2:  # 独听 re-read
             (w,) = live

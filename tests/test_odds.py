@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from ccmj_cli import odds as O
-from ccmj_cli._kernels import odds as K
 from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli.errors import HandError, UsageError

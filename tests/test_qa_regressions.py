@@ -63,8 +63,12 @@ def test_batch_huge_base_is_not_a_traceback():
     assert r.exit_code in (0, 4), r.output
     row = csv_rows(r.stdout)[0]
     if r.exit_code == 0:
-        assert [int(row[f"pay_{s}"]) for s in "ESWN"] == [96 * base, -32 * base, -32 * base,
-                                                          -32 * base]
+        assert [int(row[f"pay_{s}"]) for s in "ESWN"] == [
+            96 * base,
+            -32 * base,
+            -32 * base,
+            -32 * base,
+        ]
     else:
         assert row["error"]
 
@@ -76,10 +80,22 @@ def test_fan_total_over_63_does_not_wrap(tmp_path):
     # W = N = -2**149 and E = -2**179. ccmj printed -2097152 (2**21 = 2**(149 mod 64)) and
     # -2**51: the shift wraps at 64 bits. Either refuse the variant (exit 3) or pay exactly.
     room = tmp_path / "bigfan.yaml"
-    room.write_text(yaml.safe_dump({"fan": {k: 30 for k in
-                                            ("win", "menqing", "jiahu", "zimo", "bao", "dealer")}}))
-    r = run("score", "123m456p46s55s111z", "--by", "mobao", "--bao", "9p", "--rules", str(room),
-            "--json")
+    room.write_text(
+        yaml.safe_dump(
+            {"fan": {k: 30 for k in ("win", "menqing", "jiahu", "zimo", "bao", "dealer")}}
+        )
+    )
+    r = run(
+        "score",
+        "123m456p46s55s111z",
+        "--by",
+        "mobao",
+        "--bao",
+        "9p",
+        "--rules",
+        str(room),
+        "--json",
+    )
     no_traceback(r)
     assert r.exit_code in (0, 3), r.output
     if r.exit_code == 0:
@@ -98,9 +114,7 @@ def test_batch_invalid_utf8_file_is_not_a_traceback(tmp_path):
     # the run goes on; the exit code is 4". ccmj crashed with UnicodeDecodeError (traceback, exit 1)
     # reading the file; from stdin it crashed with UnicodeEncodeError in batch._prepare_chunk.
     f = tmp_path / "wins.csv"
-    f.write_bytes(b"hand,win,how\n"
-                  b"123m456p46s55s111z\xff,5s,self\n"
-                  b"123m456p46s55s111z,5s,self\n")
+    f.write_bytes(b"hand,win,how\n123m456p46s55s111z\xff,5s,self\n123m456p46s55s111z,5s,self\n")
     r = run("batch", str(f))
     no_traceback(r)
     assert r.exit_code in (2, 4), r.output
@@ -153,7 +167,9 @@ def test_batch_json_keeps_score_fields():
     assert d.get("discarder") == "W"
     assert isinstance(d["kongs"], list)
     assert {(k["seat"], k["meld"], k["value"]) for k in d["kongs"]} == {
-        ("E", "(5555m)", 2), ("W", "[1234z]", 1)}
+        ("E", "(5555m)", 2),
+        ("W", "[1234z]", 1),
+    }
 
 
 # --------------------------------------------------------------------------- CLI contract
@@ -193,5 +209,4 @@ def test_extends_file_resolves_next_to_the_including_file(tmp_path):
     no_traceback(r)
     assert r.exit_code == 0, r.output
     opts = json.loads(r.stdout)["options"]
-    assert (opts["jiahu"], opts["cap_fan"], opts["dianpao"]) == ("shape", 5,
-                                                                 "discarder_covers_all")
+    assert (opts["jiahu"], opts["cap_fan"], opts["dianpao"]) == ("shape", 5, "discarder_covers_all")

@@ -11,7 +11,16 @@
 import numpy as np
 from numba import njit
 
-from .judge import LOOK_DUANYAOJIU, LOOK_NOT_TENPAI, LOOK_OK, W_COLS, W_LEGAL, judge_waits, judge_win, look_rule
+from .judge import (
+    LOOK_DUANYAOJIU,
+    LOOK_NOT_TENPAI,
+    LOOK_OK,
+    W_COLS,
+    W_LEGAL,
+    judge_waits,
+    judge_win,
+    look_rule,
+)
 from .layout import (
     HOW_DUIBAO,
     HOW_MOBAO,

@@ -23,12 +23,12 @@ from .layout import (
     HAKU,
     HONOR,
     MS_CHOWS,
+    MS_CLAIMED,
     MS_PUNGS,
     MS_SETS,
     MS_SPECIALS,
     MS_SUITS,
     MS_YAOJIU,
-    MS_CLAIMED,
     N_KINDS,
     RD_FAILS,
     RD_JIAHU,
@@ -51,7 +51,6 @@ from .layout import (
     RV_QUEMEN,
     RV_SPECIAL_KONG_BREAKS_MENQING,
     RV_SPECIAL_KONG_IS_PUNG,
-    SET_CHOW,
     SET_PUNG,
 )
 from .shape import _key, next_reading, structural_waits
@@ -122,9 +121,12 @@ def _consider(out, fails, jia, piao, qidui, value, pair, kinds, tiles, nsets):
     if out[RD_LEGAL] == 1:
         if not legal or value <= out[RD_VALUE]:
             return
-    elif not legal and not out[RD_FAILS] & FAIL_INCOMPLETE:
-        if _popcount(fails) >= _popcount(out[RD_FAILS]):
-            return
+    elif (
+        not legal
+        and not out[RD_FAILS] & FAIL_INCOMPLETE
+        and _popcount(fails) >= _popcount(out[RD_FAILS])
+    ):
+        return  # an illegal reading replaces another only with fewer failures
     out[RD_LEGAL] = 1 if legal else 0
     out[RD_FAILS] = fails
     out[RD_JIAHU] = 1 if (jia and legal) else 0
@@ -183,11 +185,8 @@ def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, 
             has_pung = True
         else:
             has_chow = True
-            if win == t + 1:  # 坎张
-                shape_jia = True
-            elif win == t + 2 and t % 9 == 0:  # 边张: the 3 of 1-2
-                shape_jia = True
-            elif win == t and t % 9 == 6:  # 边张: the 7 of 8-9
+            # 坎张 (the middle tile), or 边张: the 3 of 1-2, the 7 of 8-9
+            if win == t + 1 or (win == t + 2 and t % 9 == 0) or (win == t and t % 9 == 6):
                 shape_jia = True
     dragon_pair = pair >= HAKU and pair <= CHUN
     fails, jia, piao, value = judge_features(

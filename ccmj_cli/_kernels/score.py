@@ -176,8 +176,9 @@ def is_haohua(c, win):
 
 
 @njit(cache=True)
-def score_win(c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd, items,
-              fan_out, pay_out):
+def score_win(
+    c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd, items, fan_out, pay_out
+):
     """Judge and score one win: concealed ``c`` (3k+1) + ``win``, won ``how`` (HOW_*).
 
     Fills ``rd`` (the reading), ``items[N_FAN]`` (fan per item, 0 when not legal), ``fan_out``

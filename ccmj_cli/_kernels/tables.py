@@ -51,11 +51,11 @@ def _build(n, allow_chow):
             i = 0
             while d[i] == 0:
                 i += 1
-            if d[i] >= 3 and exact[key - 3 * pw[i]] & 1:
+            # the lowest tile starts a pung or a chow, and the rest are sets
+            pung = d[i] >= 3 and exact[key - 3 * pw[i]] & 1
+            chow = allow_chow and i <= n - 3 and d[i + 1] > 0 and d[i + 2] > 0
+            if pung or (chow and exact[key - pw[i] - pw[i + 1] - pw[i + 2]] & 1):
                 e = 1
-            elif allow_chow and i <= n - 3 and d[i + 1] > 0 and d[i + 2] > 0:
-                if exact[key - pw[i] - pw[i + 1] - pw[i + 2]] & 1:
-                    e = 1
         elif s % 3 == 2:
             for j in range(n):
                 if d[j] >= 2 and exact[key - 2 * pw[j]] & 1:
@@ -193,7 +193,7 @@ def _load_or_build(name, n, allow_chow):
     built = _build(n, allow_chow)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for p, arr in zip(paths, built):
+        for p, arr in zip(paths, built, strict=True):
             tmp = p.with_suffix(f".{os.getpid()}.tmp")
             with open(tmp, "wb") as f:
                 np.save(f, arr)

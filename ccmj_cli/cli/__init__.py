@@ -13,6 +13,7 @@ from typer.core import TyperGroup
 from .. import __version__
 from . import analyze, bao_cmd, batch_cmd, odds_cmd, rules_cmd, score_cmd
 
+
 class _OneLineErrors(TyperGroup):
     """Usage errors (unknown option, missing argument, bad value) as one `error: ...` line and
     exit 2, like every other error, instead of Typer's boxed usage text."""

@@ -6,10 +6,21 @@ import typer
 
 from ..errors import EXIT_FALSE, HandError
 from ..output import render_check, render_shanten, render_waits
-from .common import JsonOpt, RulesOpt, VisibleOpt, each_line, emit, handles_errors, run_batch, variant
+from .common import (
+    JsonOpt,
+    RulesOpt,
+    VisibleOpt,
+    each_line,
+    emit,
+    handles_errors,
+    run_batch,
+    variant,
+)
 
 CheckOpt = Annotated[bool, typer.Option("--check", help="Exit 1 when the win is not legal.")]
-HandArg = Annotated[str, typer.Argument(help="The hand, e.g. 123m456p789s1123s; '-' reads one per line from stdin.")]
+HandArg = Annotated[
+    str, typer.Argument(help="The hand, e.g. 123m456p789s1123s; '-' reads one per line from stdin.")
+]
 
 
 def _waits_summary(d: dict) -> str:
@@ -20,7 +31,9 @@ def _waits_summary(d: dict) -> str:
 def _check_summary(d: dict) -> str:
     why = ",".join(d["reasons"]) or "-"
     yes = {True: "yes", False: "no"}
-    return f"legal={yes[d['legal']]}\twhy not: {why}\tjiahu={yes[d['jiahu']]}\tpiao={yes[d['piao']]}"
+    return (
+        f"legal={yes[d['legal']]}\twhy not: {why}\tjiahu={yes[d['jiahu']]}\tpiao={yes[d['piao']]}"
+    )
 
 
 def _shanten_summary(d: dict) -> str:
@@ -35,14 +48,16 @@ def register(app: typer.Typer):
         visible: VisibleOpt = None,
         rules: RulesOpt = None,
         json: JsonOpt = False,
-        check: Annotated[bool, typer.Option("--check", help="Exit 1 when the hand is not tenpai.")] = False,
+        check: Annotated[
+            bool, typer.Option("--check", help="Exit 1 when the hand is not tenpai.")
+        ] = False,
     ):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
         from .. import hand as H  # the kernels load only for commands that use them
+
         v = variant(rules)
         seen = H.visible_counts(visible)  # parsed once, also for a whole batch
         if hand == "-":
-
             return run_batch(
                 lambda lines: H.waits_dicts(lines, seen, v), json, _waits_summary,
                 (lambda d: not d["tenpai"]) if check else None,
@@ -56,13 +71,17 @@ def register(app: typer.Typer):
     @handles_errors
     def check(
         hand: HandArg,
-        win: Annotated[str | None, typer.Argument(help="The winning tile (in batch mode: the last word of each line).")] = None,
+        win: Annotated[
+            str | None,
+            typer.Argument(help="The winning tile (in batch mode: the last word of each line)."),
+        ] = None,
         rules: RulesOpt = None,
         json: JsonOpt = False,
         check: CheckOpt = False,
     ):
         """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
         from .. import hand as H
+
         v = variant(rules)
 
         def answer(text: str, win_tile: str | None = win) -> dict:
@@ -74,7 +93,10 @@ def register(app: typer.Typer):
 
         if hand == "-":
             return run_batch(
-                each_line(answer), json, _check_summary, (lambda d: not d["legal"]) if check else None
+                each_line(answer),
+                json,
+                _check_summary,
+                (lambda d: not d["legal"]) if check else None,
             )
         if win is None:
             raise HandError("check needs the winning tile: ccmj check HAND WIN")
@@ -85,9 +107,12 @@ def register(app: typer.Typer):
 
     @app.command()
     @handles_errors
-    def shanten(hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False):
+    def shanten(
+        hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False
+    ):
         """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
         from .. import hand as H
+
         v = variant(rules)
         seen = H.visible_counts(visible)
         answer = lambda text: H.shanten(text, seen, v).to_dict()  # noqa: E731

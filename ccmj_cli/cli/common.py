@@ -13,12 +13,16 @@ from ..rules import Variant, load_variant
 
 RulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", "-r", help="Variant: a preset name or a YAML file (default: the seed rules)."),
+    typer.Option(
+        "--rules", "-r", help="Variant: a preset name or a YAML file (default: the seed rules)."
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (JSON lines in batch mode).")]
 VisibleOpt = Annotated[
     str | None,
-    typer.Option("--visible", "-v", help="Tiles seen elsewhere (discards, others' melds), e.g. 55m7z."),
+    typer.Option(
+        "--visible", "-v", help="Tiles seen elsewhere (discards, others' melds), e.g. 55m7z."
+    ),
 ]
 
 

@@ -14,8 +14,12 @@ def register(app: typer.Typer):
     @handles_errors
     def rules(
         rules: RulesOpt = None,
-        preset: Annotated[str | None, typer.Option("--preset", help="Show a packaged preset.")] = None,
-        list_presets: Annotated[bool, typer.Option("--list", help="List the packaged presets.")] = False,
+        preset: Annotated[
+            str | None, typer.Option("--preset", help="Show a packaged preset.")
+        ] = None,
+        list_presets: Annotated[
+            bool, typer.Option("--list", help="List the packaged presets.")
+        ] = False,
         json: JsonOpt = False,
     ):
         """Print the effective variant (every option) after merging --rules over the defaults."""
@@ -24,5 +28,8 @@ def register(app: typer.Typer):
             typer.echo(", ".join(names) if not json else __import__("json").dumps(names))
             return
         v = load_variant(preset or rules)
-        emit({"name": v.name, "options": v.to_dict()} if json else v.to_dict(), json,
-             lambda d: render_rules(d, v.name))
+        emit(
+            {"name": v.name, "options": v.to_dict()} if json else v.to_dict(),
+            json,
+            lambda d: render_rules(d, v.name),
+        )

@@ -19,7 +19,7 @@ Every rule judgment goes through the shared kernels: ``judge.judge_win`` / ``jud
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import config, get_num_threads, njit, prange, set_num_threads
 
 from .judge import W_COLS, W_LEGAL, all_waits, is_yaojiu, judge_waits, judge_win
 from .layout import (
@@ -1002,3 +1002,13 @@ def record_session(seed, n_hands, rv, tb, tp, bots, walls, dices, results, event
         play_hand(walls[h], dealer, dices[h], rv, tb, tp, bots, events[h], True, results[h],
                   concs[h], melded_out[h], melds[h], n_melds[h], ponds[h])
         dealer = results[h, R_NEXT_DEALER]
+
+
+def set_threads(k):
+    """Use k Numba threads (None: all available; more than available is clamped)."""
+    top = config.NUMBA_NUM_THREADS
+    set_num_threads(top if k is None else max(1, min(int(k), top)))
+
+
+def get_threads():
+    return get_num_threads()

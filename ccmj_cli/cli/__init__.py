@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from . import analyze, rules_cmd
+from . import analyze, rules_cmd, simulate_cmd
 
 app = typer.Typer(
     name="ccmj",
@@ -33,6 +33,7 @@ def _root(
 
 analyze.register(app)
 rules_cmd.register(app)
+simulate_cmd.register(app)
 
 
 def main():

@@ -170,12 +170,13 @@ def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
     mrec = np.zeros((L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
     nm = np.zeros(L.N_SEATS, np.int64)
     pond = np.zeros(L.N_KINDS, np.int64)
-    head, tail = K.play_hand(np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv,
+    g = K.play_hand(np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv,
                              tables(), tp, bots, ev, True, res, conc, melded, mrec, nm, pond)
     ne = min(int(res[TL.R_N_EVENTS]), K.MAX_EVENTS)
     return {
         "res": res, "events": ev[:ne], "conc": conc, "melded": melded, "mrec": mrec, "nm": nm,
-        "pond": pond, "head": int(head), "tail": int(tail),
+        "pond": pond, "head": int(g[K.G_HEAD]), "tail": int(g[K.G_TAIL]),
+        "stranded": [int(x) for x in g[K.G_STR : K.G_STR + min(int(g[K.G_NSTR]), K.G_LEN - K.G_STR)]],
     }  # fmt: skip
 
 

@@ -151,7 +151,9 @@ G_KONGS = 5
 G_DICE_I = 6
 G_NEV = 7
 G_REC = 8
-G_LEN = 10
+G_NSTR = 9  # wall tiles the draws stepped over (the bao in place): still in the wall
+G_STR = 10  # their positions (up to 6)
+G_LEN = 16
 
 # phases of the turn loop
 PH_DRAW = 0
@@ -207,13 +209,23 @@ def _reserve_stacks(g, tp):
 
 @njit(cache=True)
 def can_draw(g, tp):
-    remaining = g[G_TAIL] - g[G_HEAD] + 1  # the bao stays in the wall and counts
+    remaining = g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]  # the bao stays in the wall and counts
     return remaining // 2 > _reserve_stacks(g, tp)  # an odd leftover tile is not a stack
+
+
+@njit(cache=True)
+def _strand(g, pos):
+    """A draw steps over the bao, which stays in the wall."""
+    n = g[G_NSTR]
+    if n < G_LEN - G_STR:
+        g[G_STR + n] = pos
+    g[G_NSTR] = n + 1
 
 
 @njit(cache=True)
 def _draw_head(wall, g):
     if g[G_HEAD] == g[G_BAO_POS]:
+        _strand(g, g[G_HEAD])
         g[G_HEAD] += 1
     t = wall[g[G_HEAD]]
     g[G_HEAD] += 1
@@ -223,6 +235,7 @@ def _draw_head(wall, g):
 @njit(cache=True)
 def _draw_tail(wall, g):
     if g[G_TAIL] == g[G_BAO_POS]:
+        _strand(g, g[G_TAIL])
         g[G_TAIL] -= 1
     t = wall[g[G_TAIL]]
     g[G_TAIL] -= 1
@@ -380,7 +393,7 @@ def _score(c, t, ms_s, own, how, winner, dealer, discarder, rv, tb, rd, items, f
 
 @njit(cache=True)
 def _bao_win(c, ms_s, own, how, winner, dealer, rv, tb, rd, items, fan, pay, buf):
-    """摸宝 / 对宝: the bao stands for the legal wait that scores best; returns that tile (-1 none)."""
+    """摸宝: the bao stands for the legal wait that scores best; returns that tile (-1 none)."""
     judge_waits(c, ms_s, own, rv, tb, buf)
     best = -1
     best_total = -1
@@ -408,6 +421,21 @@ def _capture(res, rd, items, fan, pay):
     for s in range(N_SEATS):
         res[R_WIN_FAN + s] = fan[s]
         res[R_PAY + s] = pay[s]
+
+
+@njit(cache=True)
+def _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_before, level):
+    """(shanten, live) after a call and the policy's discard, as ``best_after_discard``.
+
+    Shortcut with the same answer: the shanten of 3k+2 tiles is the shanten after their best
+    discard, so the discard policy only runs when the call can pass the shanten test.
+    """
+    sh = shanten(c2, tb)
+    if sh < 0:
+        sh = 0
+    if level == 0 or sh > sh_before or (level == 1 and sh == sh_before):
+        return sh, 1
+    return best_after_discard(c2, ms2, own2, unseen, rv, tb, buf)
 
 
 # ------------------------------------------------------------------ one hand
@@ -488,10 +516,10 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                     _event(ev, g, EV_LOOK, cur, g[G_BAO], 0, 0)
                     _own(conc, melded, cur, own)
                     judge_waits(conc[cur], ms[cur], own, rv, tb, buf)
-                    if buf[g[G_BAO], W_LEGAL]:  # 对宝
-                        w = _bao_win(conc[cur], ms[cur], own, HOW_DUIBAO, cur, dealer, rv, tb,
-                                     rd, items, fan, pay, buf)
-                        if w >= 0:
+                    if buf[g[G_BAO], W_LEGAL]:  # 对宝: the hand wins with the bao's kind
+                        w = g[G_BAO]
+                        if _score(conc[cur], w, ms[cur], own, HOW_DUIBAO, cur, dealer, -1, rv, tb,
+                                  rd, items, fan, pay) >= 0:
                             _capture(res, rd, items, fan, pay)
                             winner, how, win_tile, phys = cur, HOW_DUIBAO, w, -1
                             break
@@ -607,8 +635,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                     elif _group_of(t) >= 0 and has_special[cur, _group_of(t)]:
                         kt, kk = t, 2
             else:
-                _unseen(conc, ankong, pond, exposed, cur, unseen)
-                sh0, _live = best_after_discard(conc[cur], ms[cur], own, unseen, rv, tb, buf)
+                sh0 = max(shanten(conc[cur], tb), 0)  # = shanten after the policy's discard
                 for t in range(N_KINDS):
                     if conc[cur, t] == 4 and shanten_without(conc[cur], t, 4, tb) <= sh0:
                         kt, kk = t, 0
@@ -668,7 +695,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                         ms2[MS_CLAIMED] += 1
                         _unseen(conc, ankong, pond, exposed, s, unseen)
                         sh_b = shanten(conc[s], tb)
-                        sh_a, live_a = best_after_discard(c2, ms2, own2, unseen, rv, tb, buf)
+                        sh_a, live_a = _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b,
+                                                   bots[s, K_CALL])
                         if accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
                             robbed_to = s
                             break
@@ -814,7 +842,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
             ms2[MS_CLAIMED] += 1
             _unseen(conc, ankong, pond, exposed, s, unseen)
             sh_b = shanten(conc[s], tb)
-            sh_a, live_a = best_after_discard(c2, ms2, own2, unseen, rv, tb, buf)
+            sh_a, live_a = _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL])
             if accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
                 pond[d] -= 1
                 conc[s, d] -= 2
@@ -867,7 +895,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                 ms2[MS_SUITS] |= 1 << (d // 9)
                 if lr == 0 or lr == 6:
                     ms2[MS_YAOJIU] = 1
-                sh_a, live_a = best_after_discard(c2, ms2, own2, unseen, rv, tb, buf)
+                sh_a, live_a = _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b,
+                                           bots[s, K_CALL])
                 if accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
                     if sh_a < best_sh or (sh_a == best_sh and live_a > best_live):
                         best_lo, best_sh, best_live = lo, sh_a, live_a
@@ -905,8 +934,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
         res[R_PAY + s] += kpay[s]
     res[R_NEXT_DEALER] = dealer if (winner < 0 or winner == dealer) else (dealer + 1) % N_SEATS
     res[R_N_EVENTS] = g[G_NEV]
-    res[R_WALL_LEFT] = g[G_TAIL] - g[G_HEAD] + 1
-    return g[G_HEAD], g[G_TAIL]
+    res[R_WALL_LEFT] = g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]
+    return g
 
 
 

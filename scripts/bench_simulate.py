@@ -8,9 +8,13 @@ the JSON of the last run with --json.
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
-from ccmj_cli import simulate as SIM
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
+
+from ccmj_cli import simulate as SIM  # noqa: E402
 
 
 def main():

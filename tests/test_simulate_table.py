@@ -314,3 +314,56 @@ def test_every_engine_win_is_legal_by_check(recorded):
         assert c.jiahu == d["jiahu"] and c.piao == d["piao"] and c.menqing == d["menqing"]
         wins += 1
     assert wins > 200
+
+
+# ---------------------------------------------------------------- the engine's discard = policy's
+def _near_complete(rng, sets):
+    """A 3k+2 hand one or two tiles from complete (so tenpai discards are common)."""
+    c = np.zeros(34, np.uint8)
+    k = 4 - sets
+    while True:
+        c[:] = 0
+        for _ in range(k):
+            if rng.random() < 0.5:
+                t = int(rng.integers(0, 34))
+                c[t] += 3
+            else:
+                s, r = int(rng.integers(0, 3)), int(rng.integers(0, 7))
+                c[9 * s + r : 9 * s + r + 3] += 1
+        c[int(rng.integers(0, 34))] += 2
+        if c.max() <= 4:
+            break
+    for _ in range(int(rng.integers(1, 3))):  # swap one or two tiles for random ones
+        held = np.flatnonzero(c)
+        c[rng.choice(held)] -= 1
+        t = int(rng.integers(0, 34))
+        while c[t] >= 4:
+            t = int(rng.integers(0, 34))
+        c[t] += 1
+    return c
+
+
+def test_fast_discard_is_the_policy_discard():
+    from ccmj_cli._kernels.policy import choose_discard
+    from ccmj_cli._kernels.table_bots import fast_discard
+    from ccmj_cli._kernels.tables import tables
+
+    rng = np.random.default_rng(7)
+    tb = tables()
+    for i in range(2000):
+        sets = int(rng.integers(0, 4))
+        if i % 2:
+            c = _near_complete(rng, sets)
+        else:
+            c = np.zeros(34, np.uint8)
+            for t in rng.permutation(136)[: 14 - 3 * sets] // 4:
+                c[t] += 1
+        ms = np.zeros(L.MS_LEN, np.int64)
+        ms[L.MS_SETS] = sets
+        ms[L.MS_PUNGS] = sets  # declared pungs: the 刻 condition can be met
+        ms[L.MS_SUITS] = int(rng.integers(0, 8))
+        own = c.astype(np.int64)
+        unseen = np.clip(4 - own - rng.integers(0, 3, 34), 0, 4).astype(np.int64)
+        a = choose_discard(c, ms, own.copy(), unseen, RV, tb)
+        b = fast_discard(c, ms, own.copy(), unseen, RV, tb)
+        assert a == b, (T.format_tiles(c), sets)

@@ -101,8 +101,23 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
             melds = np.zeros((n, L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
             n_melds = np.zeros((n, L.N_SEATS), np.int64)
             ponds = np.zeros((n, L.N_KINDS), np.int64)
-            K.record_session(np.uint64(sd), n, rv, tb, tp, bots, walls, dices, results, events,
-                             concs, melds, n_melds, ponds, melded)
+            K.record_session(
+                np.uint64(sd),
+                n,
+                rv,
+                tb,
+                tp,
+                bots,
+                walls,
+                dices,
+                results,
+                events,
+                concs,
+                melds,
+                n_melds,
+                ponds,
+                melded,
+            )
             for h in range(n):
                 K.accumulate(st, results[h])
                 k += 1
@@ -118,7 +133,8 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
                     "events": events[h, :ne].tolist(),
                     "result": result_dict(results[h], concs[h], melds[h], n_melds[h]),
                     "final": {
-                        s: hand_text(concs[h, j], melds[h, j], n_melds[h, j]) for j, s in enumerate(SEATS)
+                        s: hand_text(concs[h, j], melds[h, j], n_melds[h, j])
+                        for j, s in enumerate(SEATS)
                     },
                     "pond": T.format_tiles(ponds[h].astype(np.uint8)),
                 }
@@ -170,13 +186,28 @@ def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
     mrec = np.zeros((L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
     nm = np.zeros(L.N_SEATS, np.int64)
     pond = np.zeros(L.N_KINDS, np.int64)
-    g = K.play_hand(np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv,
-                             tables(), tp, bots, ev, True, res, conc, melded, mrec, nm, pond)
+    g = K.play_hand(
+        np.asarray(wall, np.int64),
+        dealer,
+        np.asarray(dice, np.int64),
+        rv,
+        tables(),
+        tp,
+        bots,
+        ev,
+        True,
+        res,
+        conc,
+        melded,
+        mrec,
+        nm,
+        pond,
+    )
     ne = min(int(res[TL.R_N_EVENTS]), K.MAX_EVENTS)
     return {
         "res": res, "events": ev[:ne], "conc": conc, "melded": melded, "mrec": mrec, "nm": nm,
         "pond": pond, "head": int(g[K.G_HEAD]), "tail": int(g[K.G_TAIL]),
-        "stranded": [int(x) for x in g[K.G_STR : K.G_STR + min(int(g[K.G_NSTR]), K.G_LEN - K.G_STR)]],
+        "stranded": [int(x) for x in g[K.G_STR : K.G_STR + min(int(g[K.G_NSTR]), 6)]],
     }  # fmt: skip
 
 
@@ -207,7 +238,8 @@ def event_text(row) -> str:
     if kind == TL.EV_ROB_PUNG:
         return f"{who} pungs {tile} off {_seat(b)}'s 补 (抢叉)"
     if kind == TL.EV_KONG_ROBBED:
-        return f"{_seat(b)}'s kong tile {tile} is robbed by {who} ({'抢杠胡' if a else '抢叉'}): no kong money"
+        how = "抢杠胡" if a else "抢叉"
+        return f"{_seat(b)}'s kong tile {tile} is robbed by {who} ({how}): no kong money"
     if kind == TL.EV_DECLARE:
         return f"{who} declares tenpai (报听)"
     if kind == TL.EV_BAO:
@@ -226,7 +258,12 @@ def event_text(row) -> str:
     return name
 
 
-L_MELD_NAMES = {L.MELD_XUANFENG: "旋风杠", L.MELD_XI: "喜杠", L.MELD_YAODAN: "幺蛋", L.MELD_JIUDAN: "九蛋"}
+L_MELD_NAMES = {
+    L.MELD_XUANFENG: "旋风杠",
+    L.MELD_XI: "喜杠",
+    L.MELD_YAODAN: "幺蛋",
+    L.MELD_JIUDAN: "九蛋",
+}
 
 
 def start_hands(wall: list[str], dealer: int) -> dict:
@@ -256,8 +293,9 @@ def replay_hand(path, k: int, verify: bool = False) -> dict:
     }
     if verify:
         r = rerun(header, rec)
-        same = r["events"].tolist() == rec["events"] and result_dict(
-            r["res"], r["conc"], r["mrec"], r["nm"]
-        ) == rec["result"]
+        same = (
+            r["events"].tolist() == rec["events"]
+            and result_dict(r["res"], r["conc"], r["mrec"], r["nm"]) == rec["result"]
+        )
         out["verified"] = bool(same)
     return out

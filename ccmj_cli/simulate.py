@@ -47,7 +47,9 @@ def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray
     if len(names) == 1:
         names = names * 4
     if len(names) != 4:
-        raise UsageError(f"bad --policy '{policy}': give one policy or four (E,S,W,N), comma-separated")
+        raise UsageError(
+            f"bad --policy '{policy}': give one policy or four (E,S,W,N), comma-separated"
+        )
     for n in names:
         if n not in POLICIES:
             raise UsageError(f"bad --policy '{n}': expected one of {POLICY_HELP}")
@@ -78,12 +80,14 @@ def session_plan(hands: int, sessions: int | None, seed: int) -> tuple[np.ndarra
     return seeds, lengths
 
 
-def run_chunk(seeds: np.ndarray, lengths: np.ndarray, rv: np.ndarray, tp: np.ndarray,
-              bots: np.ndarray) -> np.ndarray:
+def run_chunk(
+    seeds: np.ndarray, lengths: np.ndarray, rv: np.ndarray, tp: np.ndarray, bots: np.ndarray
+) -> np.ndarray:
     """Statistics (S_* row, summed) of the given sessions; the unit of work for threads and Dask."""
     out = np.zeros((len(seeds), TL.S_LEN), np.int64)
-    K.run_sessions(np.asarray(seeds, np.uint64), np.asarray(lengths, np.int64), rv, tables(), tp,
-                   bots, out)
+    K.run_sessions(
+        np.asarray(seeds, np.uint64), np.asarray(lengths, np.int64), rv, tables(), tp, bots, out
+    )
     return out.sum(axis=0)
 
 
@@ -122,8 +126,9 @@ def _run_dask(seeds, lengths, rv, tp, bots, scheduler, progress, workers=2):
         raise UsageError("--scheduler needs Dask: pip install 'ccmj_cli[dask]'") from None
     cluster = None
     if scheduler == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
     else:
         try:
@@ -157,7 +162,12 @@ def _rate(k: int, n: int) -> dict:
     den = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return {"count": int(k), "n": int(n), "rate": p, "ci95": [max(0.0, mid - half), min(1.0, mid + half)]}
+    return {
+        "count": int(k),
+        "n": int(n),
+        "rate": p,
+        "ci95": [max(0.0, mid - half), min(1.0, mid + half)],
+    }
 
 
 def _mean(total: int, total2: int, n: int) -> dict:
@@ -217,7 +227,9 @@ class SimResult:
             "dealer_mean_payout": _mean(c[TL.S_DEALER_PAY], c[TL.S_DEALER_PAY2], n),
             "kong_money": {
                 "per_hand": c[TL.S_KONG_MONEY] / n if n else None,
-                "mean_per_seat": {s: (c[TL.S_KONG + i] / n if n else None) for i, s in enumerate(SEATS)},
+                "mean_per_seat": {
+                    s: (c[TL.S_KONG + i] / n if n else None) for i, s in enumerate(SEATS)
+                },
                 "kongs_per_hand": c[TL.S_KONGS] / n if n else None,
             },
             "discarder_mean_payout": (
@@ -281,5 +293,15 @@ def warm_up(rules: Variant | str | None = None):
     simulate(hands=1, seed=0, rules=rules, threads=1)
 
 
-__all__ = ["simulate", "SimResult", "POLICIES", "policy_matrix", "session_plan", "run_chunk",
-           "table_params", "warm_up", "SEATS", "METHODS"]
+__all__ = [
+    "simulate",
+    "SimResult",
+    "POLICIES",
+    "policy_matrix",
+    "session_plan",
+    "run_chunk",
+    "table_params",
+    "warm_up",
+    "SEATS",
+    "METHODS",
+]

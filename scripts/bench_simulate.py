@@ -33,8 +33,10 @@ def main():
         r = SIM.simulate(hands=a.hands, seed=a.seed, rules=a.rules, threads=k)
         hps = r.hands / r.seconds
         base = base or hps
-        print(f"threads {k}: {r.hands} hands in {r.seconds:.2f} s = {hps:,.0f} hands/s "
-              f"(x{hps / base:.2f})")
+        print(
+            f"threads {k}: {r.hands} hands in {r.seconds:.2f} s = {hps:,.0f} hands/s "
+            f"(x{hps / base:.2f})"
+        )
     if a.json:
         print(json.dumps(r.to_dict(), ensure_ascii=False))
 

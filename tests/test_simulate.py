@@ -60,7 +60,8 @@ def test_wilson_interval_worked_value():
     # 50 of 100: p = .5, Wilson 95% = .5 ± 1.96*sqrt(.25/100 + 3.84/40000)/(1 + 3.84/100)
     r = SIM._rate(50, 100)
     assert r["rate"] == 0.5
-    assert r["ci95"][0] == pytest.approx(0.4038, abs=1e-4) and r["ci95"][1] == pytest.approx(0.5962, abs=1e-4)
+    assert r["ci95"][0] == pytest.approx(0.4038, abs=1e-4)
+    assert r["ci95"][1] == pytest.approx(0.5962, abs=1e-4)
 
 
 def test_policies_change_the_game(base):
@@ -76,8 +77,18 @@ def test_cli_json_fields():
     r = runner.invoke(app, ["simulate", "--hands", "32", "--seed", "5", "--json", "--threads", "1"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    for key in ("hands", "seed", "win_rate", "mean_payout", "dealer_win_rate", "draw_rate",
-                "by_method", "jiahu_rate", "piao_rate", "hands_per_second"):
+    for key in (
+        "hands",
+        "seed",
+        "win_rate",
+        "mean_payout",
+        "dealer_win_rate",
+        "draw_rate",
+        "by_method",
+        "jiahu_rate",
+        "piao_rate",
+        "hands_per_second",
+    ):
         assert key in d
     assert d["hands"] == 32 and d["seed"] == 5
     assert set(d["win_rate"]) == {"E", "S", "W", "N"}
@@ -93,8 +104,14 @@ def test_cli_table_output():
 
 @pytest.mark.parametrize(
     "args",
-    [["--hands", "0"], ["--policy", "wild"], ["--policy", "baseline,closed"], ["--seed", "-1"],
-     ["--hands", "4", "--sessions", "9"], ["--threads", "0"]],
+    [
+        ["--hands", "0"],
+        ["--policy", "wild"],
+        ["--policy", "baseline,closed"],
+        ["--seed", "-1"],
+        ["--hands", "4", "--sessions", "9"],
+        ["--threads", "0"],
+    ],
 )
 def test_cli_bad_input_is_one_line_error(args):
     r = runner.invoke(app, ["simulate", "--no-progress", *args])
@@ -104,7 +121,8 @@ def test_cli_bad_input_is_one_line_error(args):
 
 def test_cli_log_and_replay(tmp_path):
     log = tmp_path / "h.jsonl"
-    r = runner.invoke(app, ["simulate", "-n", "8", "--seed", "9", "--log", str(log), "--no-progress"])
+    args = ["simulate", "-n", "8", "--seed", "9", "--log", str(log), "--no-progress"]
+    r = runner.invoke(app, args)
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["replay", str(log), "--hand", "3", "--verify"])
     assert r.exit_code == 0, r.output

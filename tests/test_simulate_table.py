@@ -84,8 +84,9 @@ E_HAND = "123m456p789s11z55s7z"
 
 def test_jiehu_nearest_counter_clockwise_wins():
     # S and W both wait on 7z (单调 on a dragon pair); E discards 7z: S, the nearer, wins.
-    wall = build_wall({E: E_HAND, S: "123m456p789s234s7z", W: "123p456m789m345s7z",
-                       N: "147m258p369s2z3z4z6z"})
+    wall = build_wall(
+        {E: E_HAND, S: "123m456p789s234s7z", W: "123p456m789m345s7z", N: "147m258p369s2z3z4z6z"}
+    )
     out = play(wall)
     assert out["ev"][:2] == [(TL.EV_DISCARD, E, 33, 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
     r = out["result"]
@@ -103,8 +104,11 @@ JUNK = {S: "147m258p369s2z3z4z6z", W: "258m369p147s2z3z4z6z", N: "369m147p28s4s2
 def test_duibao_at_the_look():
     # E declares after discarding 7z; at his next draw he rolls 3+4 = 7 stacks from the tail:
     # position 135 - 2*6 = 123 holds 1z, one of his legal waits -> 对宝 at once.
-    wall = build_wall({E: E_HAND, **JUNK}, draws="5z5z5z", at={123: "1z", 100: "1z", 101: "5s",
-                                                               102: "5s", 99: "7z"})
+    wall = build_wall(
+        {E: E_HAND, **JUNK},
+        draws="5z5z5z",
+        at={123: "1z", 100: "1z", 101: "5s", 102: "5s", 99: "7z"},
+    )
     out = play(wall, dice=(3, 4))
     ev = out["ev"]
     assert (TL.EV_BAO, E, 27, 7, 123) in ev
@@ -121,8 +125,11 @@ def test_duibao_at_the_look():
 def test_mobao_bao_stands_for_the_best_wait():
     # The bao is 9p (not a wait); E then draws 9p: 摸宝, the bao stands for 5s or 1z (equal fan;
     # the lower tile is kept). The physical 9p stays in E's hand.
-    wall = build_wall({E: E_HAND, **JUNK}, draws="5z5z5z9p",
-                      at={123: "9p", 100: "1z", 101: "1z", 102: "5s", 103: "5s", 99: "7z"})
+    wall = build_wall(
+        {E: E_HAND, **JUNK},
+        draws="5z5z5z9p",
+        at={123: "9p", 100: "1z", 101: "1z", 102: "5s", 103: "5s", 99: "7z"},
+    )
     out = play(wall, dice=(3, 4))
     assert (TL.EV_LOOK, E, T.tile_index("9p"), 0, 0) in out["ev"]
     r = out["result"]
@@ -138,8 +145,11 @@ def test_huanbao_when_three_copies_are_public():
     # S pungs E's 7z (S holds 7z7z): three 7z are public. E's roll finds the 4th 7z at 123, a
     # dead bao -> 换宝, re-rolled with the next dice 1+1 = 2 stacks: position 133 = 1z -> 对宝.
     s_hand = "123m456p78s7z7z2z3z4z"
-    wall = build_wall({E: E_HAND, S: s_hand, W: "258m369p147s2z3z4z6z", N: "369m147p28s4s2z3z4z6z"},
-                      draws="5z5z5z", at={123: "7z", 133: "1z", 100: "1z", 101: "5s", 102: "5s"})
+    wall = build_wall(
+        {E: E_HAND, S: s_hand, W: "258m369p147s2z3z4z6z", N: "369m147p28s4s2z3z4z6z"},
+        draws="5z5z5z",
+        at={123: "7z", 133: "1z", 100: "1z", 101: "5s", 102: "5s"},
+    )
     out = play(wall, dice=(3, 4, 1, 1))
     ev = out["ev"]
     assert (TL.EV_PUNG, S, 33, 0, E) in ev
@@ -154,8 +164,16 @@ def test_huanbao_when_three_copies_are_public():
 def test_robbed_bu_qiangganghu_pays_no_kong_money():
     # S declares 旋风杠 (1234z) on his first turn, draws 2z from the tail and 补s it; W waits on
     # 2z (双碰 2z/5s) and robs it (抢杠胡): a win on S's tile; the 补 pays nothing.
-    wall = build_wall({E: E_HAND, S: "1z2z3z4z123m456p78s9m", W: "999m456p789s2z2z5s5s",
-                       N: "367m178p236s6z5z3z4z"}, draws="5z", tail="2z")
+    wall = build_wall(
+        {
+            E: E_HAND,
+            S: "1z2z3z4z123m456p78s9m",
+            W: "999m456p789s2z2z5s5s",
+            N: "367m178p236s6z5z3z4z",
+        },
+        draws="5z",
+        tail="2z",
+    )
     out = play(wall)
     ev = out["ev"]
     assert (TL.EV_SPECIAL, S, 27, L.MELD_XUANFENG, 4) in ev
@@ -174,8 +192,15 @@ def test_robbed_bu_qiangganghu_pays_no_kong_money():
 
 def test_dealer_may_not_bu_on_his_first_turn():
     # E holds 1234z + an extra 1z: he declares 旋风杠 and draws a replacement, but may not 补.
-    wall = build_wall({E: "1z2z3z4z1z123m456p789s", S: JUNK[S].replace("2z3z4z", "5z5z6z"),
-                       W: "258m369p147s5z6z6z7z", N: "369m147p28s4s7z7z7z3z"}, tail="9p")
+    wall = build_wall(
+        {
+            E: "1z2z3z4z1z123m456p789s",
+            S: JUNK[S].replace("2z3z4z", "5z5z6z"),
+            W: "258m369p147s5z6z6z7z",
+            N: "369m147p28s4s7z7z7z3z",
+        },
+        tail="9p",
+    )
     out = play(wall)
     ev = out["ev"]
     first_discard = next(i for i, e in enumerate(ev) if e[0] == TL.EV_DISCARD)
@@ -234,13 +259,28 @@ def recorded():
             "walls": np.zeros((n, K.N_WALL), np.int64), "dices": np.zeros((n, K.N_DICE), np.int64),
             "results": np.zeros((n, TL.R_LEN), np.int64),
             "events": np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64),
-            "concs": np.zeros((n, 4, 34), np.uint8), "melds": np.zeros((n, 4, K.MAX_MELDS, K.MELD_COLS), np.int64),
+            "concs": np.zeros((n, 4, 34), np.uint8),
+            "melds": np.zeros((n, 4, K.MAX_MELDS, K.MELD_COLS), np.int64),
             "n_melds": np.zeros((n, 4), np.int64), "ponds": np.zeros((n, 34), np.int64),
             "melded": np.zeros((n, 4, 34), np.uint8),
         }  # fmt: skip
-        K.record_session(np.uint64(sd), n, RV, tables(), TP, BOTS, a["walls"], a["dices"],
-                         a["results"], a["events"], a["concs"], a["melds"], a["n_melds"],
-                         a["ponds"], a["melded"])
+        K.record_session(
+            np.uint64(sd),
+            n,
+            RV,
+            tables(),
+            TP,
+            BOTS,
+            a["walls"],
+            a["dices"],
+            a["results"],
+            a["events"],
+            a["concs"],
+            a["melds"],
+            a["n_melds"],
+            a["ponds"],
+            a["melded"],
+        )
         runs.append(a)
     return runs
 

@@ -25,9 +25,6 @@ from numba import config, get_num_threads, njit, prange, set_num_threads
 from .judge import W_COLS, W_LEGAL, all_waits, is_yaojiu, judge_waits, judge_win
 from .layout import (
     FIRST_SPECIAL,
-    RD_JIAHU,
-    RD_MENQING,
-    RD_PIAO,
     HONOR,
     HOW_DISCARD,
     HOW_DUIBAO,
@@ -52,7 +49,10 @@ from .layout import (
     N_FAN,
     N_KINDS,
     N_SEATS,
+    RD_JIAHU,
     RD_LEN,
+    RD_MENQING,
+    RD_PIAO,
     RD_QIDUI,
     RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
 )
@@ -112,8 +112,8 @@ from .table_layout import (
     S_DEALER_PAY2,
     S_DEALER_WINS,
     S_DECLARED,
-    S_DISCARDER_PAY,
     S_DISCARD_WINS,
+    S_DISCARDER_PAY,
     S_DISCARDS,
     S_DRAWS,
     S_FAN_HIST,
@@ -365,7 +365,7 @@ def _may_look(conc, melded, s, rv):
 
 @njit(cache=True)
 def _can_win(c, t, ms_s, own, rv, tb, rd):
-    """Is the 3k+1 hand ``c`` + t a legal win (the shared judgment; a cheap structural pre-check)."""
+    """Is the 3k+1 hand ``c`` + t a legal win (the shared judgment, after a structural check)."""
     if not (all_waits(c, ms_s, rv, tb) >> t & 1):
         return False
     return judge_win(c, t, ms_s, own, rv, tb, rd)
@@ -373,7 +373,7 @@ def _can_win(c, t, ms_s, own, rv, tb, rd):
 
 @njit(cache=True)
 def _score(c, t, ms_s, own, how, winner, dealer, discarder, rv, tb, rd, items, fan, pay):
-    """Judge and settle the win of hand ``c`` (3k+1) + t; returns the hand's own fan (-1 illegal)."""
+    """Judge and settle the win of ``c`` (3k+1 tiles) + t; returns the hand's own fan (-1 illegal)."""
     if not judge_win(c, t, ms_s, own, rv, tb, rd):
         return -1
     haohua = 0
@@ -401,8 +401,8 @@ def _bao_win(c, ms_s, own, how, winner, dealer, rv, tb, rd, items, fan, pay, buf
         if buf[w, W_LEGAL]:
             tot = _score(c, w, ms_s, own, how, winner, dealer, -1, rv, tb, rd, items, fan, pay)
             if tot > best_total:
-                    best_total = tot
-                    best = w
+                best_total = tot
+                best = w
     if best >= 0:
         _score(c, best, ms_s, own, how, winner, dealer, -1, rv, tb, rd, items, fan, pay)
     return best
@@ -518,8 +518,25 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                     judge_waits(conc[cur], ms[cur], own, rv, tb, buf)
                     if buf[g[G_BAO], W_LEGAL]:  # 对宝: the hand wins with the bao's kind
                         w = g[G_BAO]
-                        if _score(conc[cur], w, ms[cur], own, HOW_DUIBAO, cur, dealer, -1, rv, tb,
-                                  rd, items, fan, pay) >= 0:
+                        if (
+                            _score(
+                                conc[cur],
+                                w,
+                                ms[cur],
+                                own,
+                                HOW_DUIBAO,
+                                cur,
+                                dealer,
+                                -1,
+                                rv,
+                                tb,
+                                rd,
+                                items,
+                                fan,
+                                pay,
+                            )
+                            >= 0
+                        ):
                             _capture(res, rd, items, fan, pay)
                             winner, how, win_tile, phys = cur, HOW_DUIBAO, w, -1
                             break
@@ -541,16 +558,36 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                 c[drawn] -= 1
                 _own(conc, melded, cur, own)
                 done = False
-                if declared[cur] and looked[cur] >= 0 and looked[cur] == g[G_BAO_VER] and drawn == g[G_BAO]:
-                    w = _bao_win(c, ms[cur], own, HOW_MOBAO, cur, dealer, rv, tb, rd, items, fan,
-                                 pay, buf)
+                if (
+                    declared[cur]
+                    and looked[cur] >= 0
+                    and looked[cur] == g[G_BAO_VER]
+                    and drawn == g[G_BAO]
+                ):
+                    w = _bao_win(
+                        c, ms[cur], own, HOW_MOBAO, cur, dealer, rv, tb, rd, items, fan, pay, buf
+                    )
                     if w >= 0:
                         _capture(res, rd, items, fan, pay)
                         winner, how, win_tile, phys = cur, HOW_MOBAO, w, drawn
                         done = True
                 if not done and _can_win(c, drawn, ms[cur], own, rv, tb, rd):
-                    _score(c, drawn, ms[cur], own, HOW_SELF, cur, dealer, -1, rv, tb, rd, items,
-                           fan, pay)
+                    _score(
+                        c,
+                        drawn,
+                        ms[cur],
+                        own,
+                        HOW_SELF,
+                        cur,
+                        dealer,
+                        -1,
+                        rv,
+                        tb,
+                        rd,
+                        items,
+                        fan,
+                        pay,
+                    )
                     _capture(res, rd, items, fan, pay)
                     winner, how, win_tile, phys = cur, HOW_SELF, drawn, drawn
                     done = True
@@ -640,12 +677,21 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                     if conc[cur, t] == 4 and shanten_without(conc[cur], t, 4, tb) <= sh0:
                         kt, kk = t, 0
                         break
-                    if conc[cur, t] >= 1 and pungs[cur, t] and shanten_without(conc[cur], t, 1, tb) <= sh0:
+                    if (
+                        conc[cur, t] >= 1
+                        and pungs[cur, t]
+                        and shanten_without(conc[cur], t, 1, tb) <= sh0
+                    ):
                         kt, kk = t, 1
                         break
                     gk = _group_of(t)
-                    if (conc[cur, t] >= 1 and gk >= 0 and has_special[cur, gk] and not dealer_first
-                            and shanten_without(conc[cur], t, 1, tb) <= sh0):
+                    if (
+                        conc[cur, t] >= 1
+                        and gk >= 0
+                        and has_special[cur, gk]
+                        and not dealer_first
+                        and shanten_without(conc[cur], t, 1, tb) <= sh0
+                    ):
                         kt, kk = t, 2
                         break
             if kt < 0:
@@ -668,8 +714,22 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                     s = (cur + k) % N_SEATS
                     _own(conc, melded, s, own2)
                     if _can_win(conc[s], kt, ms[s], own2, rv, tb, rd):
-                        _score(conc[s], kt, ms[s], own2, HOW_DISCARD, s, dealer, cur, rv, tb, rd,
-                               items, fan, pay)
+                        _score(
+                            conc[s],
+                            kt,
+                            ms[s],
+                            own2,
+                            HOW_DISCARD,
+                            s,
+                            dealer,
+                            cur,
+                            rv,
+                            tb,
+                            rd,
+                            items,
+                            fan,
+                            pay,
+                        )
                         _capture(res, rd, items, fan, pay)
                         conc[s, kt] += 1
                         winner, how, win_tile, phys, discarder = s, HOW_DISCARD, kt, kt, cur
@@ -695,8 +755,9 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                         ms2[MS_CLAIMED] += 1
                         _unseen(conc, ankong, pond, exposed, s, unseen)
                         sh_b = shanten(conc[s], tb)
-                        sh_a, live_a = _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b,
-                                                   bots[s, K_CALL])
+                        sh_a, live_a = _call_value(
+                            c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL]
+                        )
                         if accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
                             robbed_to = s
                             break
@@ -774,8 +835,22 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
             if _can_win(conc[s], d, ms[s], own2, rv, tb, rd):
                 n_win += 1
                 if winner < 0:
-                    _score(conc[s], d, ms[s], own2, HOW_DISCARD, s, dealer, cur, rv, tb, rd,
-                           items, fan, pay)
+                    _score(
+                        conc[s],
+                        d,
+                        ms[s],
+                        own2,
+                        HOW_DISCARD,
+                        s,
+                        dealer,
+                        cur,
+                        rv,
+                        tb,
+                        rd,
+                        items,
+                        fan,
+                        pay,
+                    )
                     _capture(res, rd, items, fan, pay)
                     winner, how, win_tile, phys, discarder = s, HOW_DISCARD, d, d, cur
         if winner >= 0:
@@ -895,8 +970,9 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                 ms2[MS_SUITS] |= 1 << (d // 9)
                 if lr == 0 or lr == 6:
                     ms2[MS_YAOJIU] = 1
-                sh_a, live_a = _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b,
-                                           bots[s, K_CALL])
+                sh_a, live_a = _call_value(
+                    c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL]
+                )
                 if accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
                     if sh_a < best_sh or (sh_a == best_sh and live_a > best_live):
                         best_lo, best_sh, best_live = lo, sh_a, live_a
@@ -936,7 +1012,6 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
     res[R_N_EVENTS] = g[G_NEV]
     res[R_WALL_LEFT] = g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]
     return g
-
 
 
 # ------------------------------------------------------------------ sessions and statistics
@@ -1006,8 +1081,9 @@ def play_session(seed, n_hands, rv, tb, tp, bots, st):
     dealer = 0
     for _h in range(n_hands):
         deal_hand(rs, wall, dice)
-        play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, False, res, conc, melded, mrec, nm,
-                  pond)
+        play_hand(
+            wall, dealer, dice, rv, tb, tp, bots, ev, False, res, conc, melded, mrec, nm, pond
+        )
         accumulate(st, res)
         dealer = res[R_NEXT_DEALER]
 
@@ -1020,16 +1096,46 @@ def run_sessions(seeds, lengths, rv, tb, tp, bots, out):
 
 
 @njit(cache=True)
-def record_session(seed, n_hands, rv, tb, tp, bots, walls, dices, results, events, concs,
-                   melds, n_melds, ponds, melded_out):
+def record_session(
+    seed,
+    n_hands,
+    rv,
+    tb,
+    tp,
+    bots,
+    walls,
+    dices,
+    results,
+    events,
+    concs,
+    melds,
+    n_melds,
+    ponds,
+    melded_out,
+):
     """``play_session`` with every hand's wall, dice, events and final state kept (for logs)."""
     rs = np.zeros(1, np.uint64)
     rs[0] = seed
     dealer = 0
     for h in range(n_hands):
         deal_hand(rs, walls[h], dices[h])
-        play_hand(walls[h], dealer, dices[h], rv, tb, tp, bots, events[h], True, results[h],
-                  concs[h], melded_out[h], melds[h], n_melds[h], ponds[h])
+        play_hand(
+            walls[h],
+            dealer,
+            dices[h],
+            rv,
+            tb,
+            tp,
+            bots,
+            events[h],
+            True,
+            results[h],
+            concs[h],
+            melded_out[h],
+            melds[h],
+            n_melds[h],
+            ponds[h],
+        )
         dealer = results[h, R_NEXT_DEALER]
 
 

@@ -69,7 +69,6 @@ def shanten_without(c, t, n, tb):
     return sh
 
 
-
 # ---------------------------------------------------------------- the discard policy, faster
 # ``fast_discard`` returns exactly what ``policy.choose_discard`` returns (tests/test_simulate_
 # table.py checks it on thousands of hands) but computes the useful tiles incrementally: the
@@ -100,28 +99,6 @@ def _rows(c, tb, keys, rows):
             rows[g, x] = r[x]
 
 
-@njit(cache=True)
-def _others(rows, skip, k, out):
-    """out[2i + j]: fewest tiles for i sets + j pairs from the three suits other than ``skip``."""
-    for x in range(10):
-        out[x] = BIG
-    a = 0 if skip != 0 else 1
-    b = a + 1 if a + 1 != skip else a + 2
-    c = b + 1 if b + 1 != skip else b + 2
-    for ia in range(k + 1):
-        for ja in range(2):
-            va = np.int64(rows[a, 2 * ia + ja])
-            for ib in range(k - ia + 1):
-                for jb in range(2 - ja):
-                    vb = va + rows[b, 2 * ib + jb]
-                    for ic in range(k - ia - ib + 1):
-                        for jc in range(2 - ja - jb):
-                            v = vb + rows[c, 2 * ic + jc]
-                            x = 2 * (ia + ib + ic) + ja + jb + jc
-                            if v < out[x]:
-                                out[x] = v
-
-
 @njit(cache=True, inline="always")
 def _join(row, other, k):
     best = BIG * 4
@@ -134,12 +111,36 @@ def _join(row, other, k):
 
 
 @njit(cache=True)
+def _minplus(a, b, k, out):
+    """out[2i + j] = min over splits (i1 + i2 = i <= k, j1 + j2 = j <= 1) of a[..] + b[..]."""
+    for x in range(10):
+        out[x] = BIG
+    for i1 in range(k + 1):
+        for j1 in range(2):
+            va = a[2 * i1 + j1]
+            for i2 in range(k - i1 + 1):
+                for j2 in range(2 - j1):
+                    v = va + b[2 * i2 + j2]
+                    x = 2 * (i1 + i2) + j1 + j2
+                    if v < out[x]:
+                        out[x] = v
+
+
+@njit(cache=True)
 def fast_discard(c, ms, own, unseen, rv, tb):
-    """``policy.choose_discard`` (same answer, same tie-breaks), with incremental useful tiles."""
+    """``policy.choose_discard`` (same answer, same tie-breaks), with incremental useful tiles.
+
+    Per hand: the four suit rows, the six two-suit combinations, the four three-suit ones. Per
+    candidate discard (in suit X): X's new row, three two-suit + row combinations; then each
+    drawn tile t costs one table row and one join.
+    """
     waits_buf = np.zeros((N_KINDS, 5), np.int64)
     keys = np.zeros(4, np.int64)
     rows = np.zeros((4, 10), np.int64)
+    pair = np.zeros((4, 4, 10), np.int64)
+    three = np.zeros((4, 10), np.int64)
     other = np.zeros((4, 10), np.int64)
+    row_x = np.zeros(10, np.int64)
     pw = np.ones(9, np.int64)
     for i in range(1, 9):
         pw[i] = pw[i - 1] * 5
@@ -147,19 +148,45 @@ def fast_discard(c, ms, own, unseen, rv, tb):
     for t in range(N_KINDS):
         n += c[t]
     k = (n - 2) // 3  # sets needed after the discard (3k+1 tiles)
+    _rows(c, tb, keys, rows)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            _minplus(rows[a], rows[b], k, pair[a, b])
+            pair[b, a, :] = pair[a, b, :]
+    for x in range(4):  # the three suits other than x
+        p = 0 if x != 0 else 1
+        q = p + 1 if p + 1 != x else p + 2
+        r = q + 1 if q + 1 != x else q + 2
+        _minplus(pair[p, q], rows[r], k, three[x])
     best = -1
     best_sh = 99
     best_live = -1
     for d in range(N_KINDS):
         if c[d] == 0:
             continue
+        gx = d // 9 if d < 27 else 3
+        key_x = keys[gx] - pw[d - 9 * gx]
+        r0 = tb[5][key_x] if gx == 3 else tb[1][key_x]
+        for i in range(10):
+            row_x[i] = r0[i]
+        for g in range(4):
+            if g == gx:
+                for i in range(10):
+                    other[g, i] = three[gx, i]
+            else:
+                p = -1
+                q = -1
+                for h in range(4):
+                    if h != g and h != gx:
+                        if p < 0:
+                            p = h
+                        else:
+                            q = h
+                _minplus(pair[p, q], row_x, k, other[g])
+        dist = _join(row_x, three[gx], k)
+        sh = dist - 1
         c[d] -= 1
         own[d] -= 1
-        _rows(c, tb, keys, rows)
-        for g in range(4):
-            _others(rows, g, k, other[g])
-        dist = _join(rows[0], other[0], k)
-        sh = dist - 1
         live = 0
         if sh == 0:
             judge_waits(c, ms, own, rv, tb, waits_buf)
@@ -172,7 +199,7 @@ def fast_discard(c, ms, own, unseen, rv, tb):
                     continue
                 g = t // 9 if t < 27 else 3
                 pos = t - 9 * g
-                key = keys[g] + pw[pos]
+                key = (key_x if g == gx else keys[g]) + pw[pos]
                 row = tb[5][key] if g == 3 else tb[1][key]
                 if _join(row, other[g], k) < dist:
                     live += unseen[t]

@@ -17,31 +17,53 @@ def register(app: typer.Typer):
         hands: Annotated[int, typer.Option("--hands", "-n", help="Hands to play in all.")] = 10_000,
         sessions: Annotated[
             int | None,
-            typer.Option(help="Sessions (runs of hands with the dealer rotating); default one per 16 hands."),
+            typer.Option(
+                help="Sessions (runs of hands with the dealer rotating); default one per 16 hands."
+            ),
         ] = None,
-        seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same result.")] = 0,
+        seed: Annotated[
+            int, typer.Option(help="Random seed: the same seed gives the same result.")
+        ] = 0,
         rules: RulesOpt = None,
         policy: Annotated[
             str,
-            typer.Option(help=f"Bot policy for all seats, or four comma-separated (E,S,W,N): {S.POLICY_HELP}."),
+            typer.Option(
+                help=f"Bot policy for all seats, or four comma-separated (E,S,W,N): "
+                f"{S.POLICY_HELP}."
+            ),
         ] = "baseline",
-        threads: Annotated[int | None, typer.Option(help="Threads on this machine (default: all cores).")] = None,
+        threads: Annotated[
+            int | None, typer.Option(help="Threads on this machine (default: all cores).")
+        ] = None,
         scheduler: Annotated[
             str | None,
-            typer.Option(help="Run on Dask: 'local' (a LocalCluster) or tcp://HOST:PORT (needs ccmj_cli[dask])."),
+            typer.Option(
+                help="Run on Dask: 'local' (a LocalCluster) or tcp://HOST:PORT "
+                "(needs ccmj_cli[dask])."
+            ),
         ] = None,
         workers: Annotated[int, typer.Option(help="Worker processes for --scheduler local.")] = 2,
         log: Annotated[
-            str | None, typer.Option(help="Write every hand as a JSON line to FILE (slower; for replay).")
+            str | None,
+            typer.Option(help="Write every hand as a JSON line to FILE (slower; for replay)."),
         ] = None,
         progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
         json: JsonOpt = False,
     ):
         """Simulate complete hands with four rule-following bots; rates with 95% CIs."""
         v = variant(rules)
-        r = S.simulate(hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
-                       threads=threads, scheduler=scheduler, log=log, progress=progress,
-                       workers=workers)
+        r = S.simulate(
+            hands=hands,
+            sessions=sessions,
+            seed=seed,
+            rules=v,
+            policy=policy,
+            threads=threads,
+            scheduler=scheduler,
+            log=log,
+            progress=progress,
+            workers=workers,
+        )
         emit(r.to_dict(), json, render_simulate)
 
     @app.command()
@@ -50,7 +72,8 @@ def register(app: typer.Typer):
         file: Annotated[str, typer.Argument(help="A log written by ccmj simulate --log.")],
         hand: Annotated[int, typer.Option("--hand", "-k", help="Which hand (1 = the first).")] = 1,
         verify: Annotated[
-            bool, typer.Option(help="Play the hand again through the engine and compare with the log.")
+            bool,
+            typer.Option(help="Play the hand again through the engine and compare with the log."),
         ] = False,
         json: JsonOpt = False,
     ):

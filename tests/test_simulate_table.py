@@ -407,3 +407,29 @@ def test_fast_discard_is_the_policy_discard():
         a = choose_discard(c, ms, own.copy(), unseen, RV, tb)
         b = fast_discard(c, ms, own.copy(), unseen, RV, tb)
         assert a == b, (T.format_tiles(c), sets)
+
+
+def test_robbed_bu_by_pung_qiangcha():
+    # As above, but W holds 2z2z without waiting on 2z: the pung lowers W's shanten (2 -> 1), so
+    # W pungs S's 补 tile (抢叉): the 补 is not made (no 补 money), W discards next.
+    wall = build_wall(
+        {
+            E: E_HAND,
+            S: "1z2z3z4z123m456p78s9m",
+            W: "999m456p78s2z2z3p6m1s",
+            N: "367m178p236s6z5z3z4z",
+        },
+        draws="5z",
+        tail="2z",
+    )
+    out = play(wall)
+    ev = out["ev"]
+    i = ev.index((TL.EV_KONG_ROBBED, W, 28, 0, S))
+    assert ev[i + 1] == (TL.EV_ROB_PUNG, W, 28, 0, S)
+    assert ev[i + 2][:2] == (TL.EV_DISCARD, W)
+    assert all(e[0] != TL.EV_BU for e in ev[: i + 3])
+    assert out["res"][TL.R_ROBBED] >= 1
+    assert conserved(out, wall)
+    # W's melds now hold the pung of 2z (an exposed meld of three)
+    w_melds = [out["mrec"][W, m] for m in range(out["nm"][W])]
+    assert any(m[0] == L.MELD_PUNG and m[2] == 28 for m in w_melds)

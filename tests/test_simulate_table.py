@@ -433,3 +433,14 @@ def test_robbed_bu_by_pung_qiangcha():
     # W's melds now hold the pung of 2z (an exposed meld of three)
     w_melds = [out["mrec"][W, m] for m in range(out["nm"][W])]
     assert any(m[0] == L.MELD_PUNG and m[2] == 28 for m in w_melds)
+
+
+def test_dealer_complete_start_wins_tianhu():
+    # E is dealt a complete legal hand; his 14th tile (52nd of the wall) counts as his draw:
+    # 123m456p789s111z + 55s, 14th tile 5s: 单调 on 5s -> 平胡1 + 门清1 + 夹胡1 + 自摸1 = 4, +庄 = 5.
+    wall = build_wall({E: "123m456p789s111z5s5s", **JUNK})
+    out = play(wall)
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "zimo", "5s")
+    assert r["fan"] == 4 and r["payout"] == {"E": 48, "S": -16, "W": -16, "N": -16}
+    assert out["ev"][0] == (TL.EV_WIN, E, T.tile_index("5s"), L.HOW_SELF, -1)

@@ -497,7 +497,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
     g[G_HEAD] = 53
 
     cur = dealer
-    drawn = -1
+    drawn = wall[52]  # the dealer's 14th tile counts as his draw (a complete start wins: 天胡)
     phase = PH_SELF
     winner = -1
     how = -1
@@ -549,7 +549,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
             phase = PH_SELF
 
         # ---------------- the player on turn holds 3k+2 tiles
-        dealer_first = first[cur] == 1 and cur == dealer and drawn < 0
+        dealer_first = first[cur] == 1 and cur == dealer and res[R_DISCARDS] == 0
         allow_kong = drawn >= 0 or dealer_first
         robbed_to = -1
         while True:

@@ -444,3 +444,22 @@ def test_dealer_complete_start_wins_tianhu():
     assert (r["winner"], r["how"], r["tile"]) == ("E", "zimo", "5s")
     assert r["fan"] == 4 and r["payout"] == {"E": 48, "S": -16, "W": -16, "N": -16}
     assert out["ev"][0] == (TL.EV_WIN, E, T.tile_index("5s"), L.HOW_SELF, -1)
+
+
+def test_declared_hand_kongs_only_when_the_waits_stay_the_same():
+    # RULES §8. E: 111m456p789s22z55s, declared on 2z/5s, draws the fourth 1m: the waits stay
+    # 2z/5s without the 1m -> 暗杠 (and a replacement draw from the tail).
+    others = {S: "379m258p369s3z4z6z6m", W: "28m369p147s3z4z6z7m8p", N: "457m147p248s3z4z6z9p"}
+    wall = build_wall({E: "111m456p789s22z55s7z", **others}, draws="5z5z5z1m", tail="9m")
+    ev = play(wall)["ev"]
+    i = ev.index((TL.EV_DRAW, E, 0, 0, 0))
+    assert ev[i + 1] == (TL.EV_ANKONG, E, 0, 0, 0)
+    assert ev[i + 2] == (TL.EV_TAIL, E, T.tile_index("9m"), 0, 0)
+    # E: 5556m456p789s111z, declared on 4m/6m/7m, draws the fourth 5m: without 5555m the hand
+    # would wait on 6m alone -> no kong; the locked hand discards the 5m it drew.
+    others = {S: "19m258p369s2z3z4z6z1p", W: "28m369p147s2z3z4z6z9p", N: "38m147p258s2z3z4z6z1s"}
+    wall = build_wall({E: "5556m456p789s111z7z", **others}, draws="5z5z5z5m")
+    ev = play(wall)["ev"]
+    assert ev[:2] == [(TL.EV_DISCARD, E, 33, 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
+    i = ev.index((TL.EV_DRAW, E, 4, 0, 0))
+    assert ev[i + 1] == (TL.EV_DISCARD, E, 4, 0, 0)

@@ -314,6 +314,21 @@ def _add_meld(mrec, nm, ms, s, kind, t0, n, tiles):
 
 
 @njit(cache=True)
+def _ms_with_pung(ms, s, t, claimed, out):
+    """``out`` = seat s's meld summary plus a pung/kong of t (as ``_add_meld`` would make it)."""
+    for i in range(MS_LEN):
+        out[i] = ms[s, i]
+    out[MS_SETS] += 1
+    out[MS_PUNGS] += 1
+    if claimed:
+        out[MS_CLAIMED] += 1
+    if t < HONOR:
+        out[MS_SUITS] |= 1 << (t // 9)
+    if is_yaojiu(t):
+        out[MS_YAOJIU] = 1
+
+
+@njit(cache=True)
 def _find_meld(mrec, nm, s, kind, t):
     for m in range(nm[s]):
         if mrec[s, m, 0] == kind and (t < 0 or mrec[s, m, 2] == t):
@@ -659,10 +674,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                         c[t] -= 1
                         before = legal_mask(c, ms[cur], own, rv, tb, buf)
                         c[t] -= 3
-                        for i in range(MS_LEN):
-                            ms2[i] = ms[cur, i]
-                        ms2[MS_SETS] += 1
-                        ms2[MS_PUNGS] += 1
+                        _ms_with_pung(ms, cur, t, False, ms2)
                         after = legal_mask(c, ms2, own, rv, tb, buf)
                         c[t] += 4
                         if before == after and before != 0:
@@ -748,11 +760,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                         for i in range(N_KINDS):
                             c2[i] = conc[s, i]
                         c2[kt] -= 2
-                        for i in range(MS_LEN):
-                            ms2[i] = ms[s, i]
-                        ms2[MS_SETS] += 1
-                        ms2[MS_PUNGS] += 1
-                        ms2[MS_CLAIMED] += 1
+                        _ms_with_pung(ms, s, kt, True, ms2)
                         _unseen(conc, ankong, pond, exposed, s, unseen)
                         sh_b = shanten(conc[s], tb)
                         sh_a, live_a = _call_value(
@@ -867,11 +875,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
             _own(conc, melded, s, own2)
             if conc[s, d] == 3 and bots[s, K_KONG] and can_draw(g, tp):
                 ok = False
-                for i in range(MS_LEN):
-                    ms2[i] = ms[s, i]
-                ms2[MS_SETS] += 1
-                ms2[MS_PUNGS] += 1
-                ms2[MS_CLAIMED] += 1
+                _ms_with_pung(ms, s, d, True, ms2)
                 if declared[s]:
                     before = legal_mask(conc[s], ms[s], own2, rv, tb, buf)
                     for i in range(N_KINDS):
@@ -910,11 +914,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                 c2[i] = conc[s, i]
             c2[d] -= 2
             own2[d] += 1
-            for i in range(MS_LEN):
-                ms2[i] = ms[s, i]
-            ms2[MS_SETS] += 1
-            ms2[MS_PUNGS] += 1
-            ms2[MS_CLAIMED] += 1
+            _ms_with_pung(ms, s, d, True, ms2)
             _unseen(conc, ankong, pond, exposed, s, unseen)
             sh_b = shanten(conc[s], tb)
             sh_a, live_a = _call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL])

@@ -53,6 +53,23 @@ def wanted(c, ms, own, rv, tb, wbuf):
     return np.int64(sh), m
 
 
+@njit(cache=True, nogil=True, inline="always")
+def live_of(mask, view):
+    """Live copies of the tiles in ``mask``."""
+    live = 0
+    for t in range(N_KINDS):
+        if mask >> t & 1:
+            live += view[t]
+    return live
+
+
+@njit(cache=True, nogil=True)
+def discard_value(c, ms, own, view, rv, tb, wbuf):
+    """(shanten, live wanted tiles) of the 3k+1 tiles ``c``: what a discard leaves."""
+    sh, m = wanted(c, ms, own, rv, tb, wbuf)
+    return sh, live_of(m, view)
+
+
 @njit(cache=True, nogil=True)
 def _wanted_memo(c, ms, own, rv, tb, wbuf, memo):
     key = _hand_key(c)
@@ -91,10 +108,7 @@ def choose_discard_memo(c, ms, own, view, rv, tb, wbuf, memo, shs):
         sh, m = _wanted_memo(c, ms, own, rv, tb, wbuf, memo)
         c[d] += 1
         own[d] += 1
-        live = 0
-        for t in range(N_KINDS):
-            if m >> t & 1:
-                live += view[t]
+        live = live_of(m, view)
         if live > best_live:
             best, best_live = d, live
     return best

@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import analyze, bao_cmd, batch_cmd, odds_cmd, rules_cmd, score_cmd
+from . import analyze, bao_cmd, batch_cmd, odds_cmd, rules_cmd, score_cmd, simulate_cmd
 
 
 class _OneLineErrors(TyperGroup):
@@ -67,6 +67,7 @@ score_cmd.register(app)
 bao_cmd.register(app)
 batch_cmd.register(app)
 odds_cmd.register(app)
+simulate_cmd.register(app)
 
 
 def main():

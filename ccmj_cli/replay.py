@@ -1,0 +1,301 @@
+"""Hand logs of the table simulation: write them (JSON lines), read them back, replay a hand.
+
+A log starts with a header line (the rule vector, table parameters and bot knobs the run used),
+then one line per hand: the wall in draw order, the dealer, the pre-rolled dice, every event,
+the result, the final hands, and the winner's hand for ``ccmj check``. A hand is fully determined
+by its wall, dealer and dice, so ``replay_hand(..., verify=True)`` re-plays it through the engine
+and checks the log against it.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels import table as K
+from ._kernels import table_layout as TL
+from ._kernels.tables import tables
+from .errors import HandError, UsageError
+
+SEATS = ("E", "S", "W", "N")
+HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
+LOG_VERSION = 1
+
+
+def _tile(t: int) -> str | None:
+    return T.tile_name(int(t)) if t >= 0 else None
+
+
+def _seat(s: int) -> str | None:
+    return SEATS[int(s)] if s >= 0 else None
+
+
+def meld_text(row) -> str:
+    kind, n = int(row[0]), int(row[1])
+    return T.Meld(kind, tuple(int(x) for x in row[2 : 2 + n])).text()
+
+
+def hand_text(conc, mrec, nm) -> str:
+    parts = [T.format_tiles(np.asarray(conc, np.uint8))] if int(np.sum(conc)) else []
+    parts += [meld_text(mrec[m]) for m in range(int(nm))]
+    return "".join(parts)
+
+
+def result_dict(res, conc, mrec, nm) -> dict:
+    """The outcome of one hand, from its R_* vector and final state."""
+    w = int(res[TL.R_WINNER])
+    d = {
+        "winner": _seat(w),
+        "how": HOW_NAMES[int(res[TL.R_HOW])] if w >= 0 else "huang",
+        "tile": _tile(res[TL.R_TILE]),
+        "discarder": _seat(res[TL.R_DISCARDER]),
+        "fan": int(res[TL.R_FAN]) if w >= 0 else 0,
+        "jiahu": bool(res[TL.R_JIAHU]),
+        "piao": bool(res[TL.R_PIAO]),
+        "menqing": bool(res[TL.R_MENQING]),
+        "payout": {s: int(res[TL.R_PAY + i]) for i, s in enumerate(SEATS)},
+        "kong_money": {s: int(res[TL.R_KONG_PAY + i]) for i, s in enumerate(SEATS)},
+        "loser_fan": {s: int(res[TL.R_WIN_FAN + i]) for i, s in enumerate(SEATS)},
+        "next_dealer": SEATS[int(res[TL.R_NEXT_DEALER])],
+        "wall_left": int(res[TL.R_WALL_LEFT]),
+    }
+    if w >= 0:
+        c = np.array(conc[w], np.int64)
+        phys = int(res[TL.R_PHYS])
+        if phys >= 0:
+            c[phys] -= 1
+        d["winning_hand"] = hand_text(c, mrec[w], nm[w])
+        d["win_tile"] = T.tile_name(int(res[TL.R_TILE]))
+    return d
+
+
+def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False) -> np.ndarray:
+    """Play the sessions one by one, writing every hand; returns the merged statistics row."""
+    from .simulate import _progress
+
+    st = np.zeros(TL.S_LEN, np.int64)
+    tb = tables()
+    total = int(lengths.sum())
+    k = 0
+    try:
+        f = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise UsageError(f"cannot write log '{path}': {e.strerror}") from None
+    with f:
+        header = {
+            "ccmj_log": LOG_VERSION, "seed": seed, "rules": v.name, "hands": total,
+            "sessions": len(seeds), "policy": names, "rv": [int(x) for x in rv],
+            "tp": [int(x) for x in tp], "bots": bots.tolist(),
+        }  # fmt: skip
+        f.write(json.dumps(header, ensure_ascii=False) + "\n")
+        for i, (sd, n) in enumerate(zip(seeds, lengths, strict=True)):
+            n = int(n)
+            walls = np.zeros((n, K.N_WALL), np.int64)
+            dices = np.zeros((n, K.N_DICE), np.int64)
+            results = np.zeros((n, TL.R_LEN), np.int64)
+            events = np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64)
+            concs = np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8)
+            melded = np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8)
+            melds = np.zeros((n, L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
+            n_melds = np.zeros((n, L.N_SEATS), np.int64)
+            ponds = np.zeros((n, L.N_KINDS), np.int64)
+            K.record_session(
+                np.uint64(sd),
+                n,
+                rv,
+                tb,
+                tp,
+                bots,
+                walls,
+                dices,
+                results,
+                events,
+                concs,
+                melds,
+                n_melds,
+                ponds,
+                melded,
+            )
+            for h in range(n):
+                K.accumulate(st, results[h])
+                k += 1
+                ne = min(int(results[h, TL.R_N_EVENTS]), K.MAX_EVENTS)
+                rec = {
+                    "hand": k,
+                    "session": i,
+                    "session_hand": h + 1,
+                    "session_seed": int(sd),
+                    "dealer": SEATS[int(results[h, TL.R_DEALER])],
+                    "wall": [T.tile_name(int(t)) for t in walls[h]],
+                    "dice": [int(x) for x in dices[h]],
+                    "events": events[h, :ne].tolist(),
+                    "result": result_dict(results[h], concs[h], melds[h], n_melds[h]),
+                    "final": {
+                        s: hand_text(concs[h, j], melds[h, j], n_melds[h, j])
+                        for j, s in enumerate(SEATS)
+                    },
+                    "pond": T.format_tiles(ponds[h].astype(np.uint8)),
+                }
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            _progress(k, total, progress)
+    return st
+
+
+def read_log(path) -> tuple[dict, list[str]]:
+    """(header, hand lines) of a log file."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read log '{path}': {e.__class__.__name__}") from None
+    try:
+        header = json.loads(lines[0]) if lines else {}
+    except json.JSONDecodeError:
+        header = {}
+    if header.get("ccmj_log") != LOG_VERSION:
+        raise HandError(f"'{path}' is not a ccmj simulate log (write one with ccmj simulate --log)")
+    return header, lines[1:]
+
+
+def hand_record(path, k: int) -> tuple[dict, dict]:
+    header, lines = read_log(path)
+    if not 1 <= k <= len(lines):
+        raise UsageError(f"bad --hand {k}: the log holds hands 1 to {len(lines)}")
+    return header, json.loads(lines[k - 1])
+
+
+def rerun(header: dict, rec: dict):
+    """Play a logged hand again through the engine: (result, events, conc, mrec, nm)."""
+    wall = np.array([T.tile_index(t) for t in rec["wall"]], np.int64)
+    dice = np.array(rec["dice"], np.int64)
+    rv = np.array(header["rv"], np.int64)
+    tp = np.array(header["tp"], np.int64)
+    bots = np.array(header["bots"], np.int64)
+    dealer = SEATS.index(rec["dealer"])
+    return play_wall(wall, dealer, dice, rv, tp, bots)
+
+
+def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
+    """Play one hand from a fixed wall; returns its result, events and final state (arrays)."""
+    ev = np.zeros((K.MAX_EVENTS, TL.EV_COLS), np.int64)
+    res = np.zeros(TL.R_LEN, np.int64)
+    conc = np.zeros((L.N_SEATS, L.N_KINDS), np.uint8)
+    melded = np.zeros((L.N_SEATS, L.N_KINDS), np.uint8)
+    mrec = np.zeros((L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
+    nm = np.zeros(L.N_SEATS, np.int64)
+    pond = np.zeros(L.N_KINDS, np.int64)
+    g = K.play_hand(
+        np.asarray(wall, np.int64),
+        dealer,
+        np.asarray(dice, np.int64),
+        rv,
+        tables(),
+        tp,
+        bots,
+        ev,
+        True,
+        res,
+        conc,
+        melded,
+        mrec,
+        nm,
+        pond,
+    )
+    ne = min(int(res[TL.R_N_EVENTS]), K.MAX_EVENTS)
+    return {
+        "res": res, "events": ev[:ne], "conc": conc, "melded": melded, "mrec": mrec, "nm": nm,
+        "pond": pond, "head": int(g[K.G_HEAD]), "tail": int(g[K.G_TAIL]),
+        "stranded": [int(x) for x in g[K.G_STR : K.G_STR + min(int(g[K.G_NSTR]), 6)]],
+    }  # fmt: skip
+
+
+def event_text(row) -> str:
+    kind, s, t, a, b = (int(x) for x in row)
+    who, tile = _seat(s), _tile(t)
+    name = TL.EV_NAMES[kind]
+    if kind == TL.EV_DRAW:
+        return f"{who} draws {tile}"
+    if kind == TL.EV_TAIL:
+        return f"{who} draws {tile} from the tail (replacement)"
+    if kind == TL.EV_DISCARD:
+        return f"{who} discards {tile}"
+    if kind == TL.EV_CHOW:
+        return f"{who} chows {tile} from {_seat(b)}: {T.format_tiles([a, a + 1, a + 2])}"
+    if kind == TL.EV_PUNG:
+        return f"{who} pungs {tile} from {_seat(b)}"
+    if kind == TL.EV_MINGKONG:
+        return f"{who} kongs {tile} from {_seat(b)} (明杠)"
+    if kind == TL.EV_ANKONG:
+        return f"{who} declares a concealed kong of {tile} (暗杠)"
+    if kind == TL.EV_JIAGANG:
+        return f"{who} adds {tile} to his pung (加杠)"
+    if kind == TL.EV_SPECIAL:
+        return f"{who} declares {L_MELD_NAMES.get(a, 'special kong')} from the starting hand"
+    if kind == TL.EV_BU:
+        return f"{who} adds {tile} to his {L_MELD_NAMES.get(a, 'special kong')} (补)"
+    if kind == TL.EV_ROB_PUNG:
+        return f"{who} pungs {tile} off {_seat(b)}'s 补 (抢叉)"
+    if kind == TL.EV_KONG_ROBBED:
+        how = "抢杠胡" if a else "抢叉"
+        return f"{_seat(b)}'s kong tile {tile} is robbed by {who} ({how}): no kong money"
+    if kind == TL.EV_DECLARE:
+        return f"{who} declares tenpai (报听)"
+    if kind == TL.EV_BAO:
+        by = f"{who} rolls {a}" if who else f"re-roll {a}"
+        return f"bao: {by} -> the bao is {tile} (wall position {b})"
+    if kind == TL.EV_LOOK:
+        return f"{who} looks at the bao: {tile}"
+    if kind == TL.EV_BAO_CHANGE:
+        return f"换宝: the other three {tile} are public; the bao is re-rolled"
+    if kind == TL.EV_WIN:
+        how = HOW_NAMES[a]
+        src = f" on {_seat(b)}'s tile" if b >= 0 else ""
+        return f"{who} wins ({how}) with {tile}{src}"
+    if kind == TL.EV_HUANG:
+        return "the wall is at its end: 荒庄 (drawn hand)"
+    return name
+
+
+L_MELD_NAMES = {
+    L.MELD_XUANFENG: "旋风杠",
+    L.MELD_XI: "喜杠",
+    L.MELD_YAODAN: "幺蛋",
+    L.MELD_JIUDAN: "九蛋",
+}
+
+
+def start_hands(wall: list[str], dealer: int) -> dict:
+    """The dealt hands (the wall model of the engine: 13 each from the dealer, his 14th last)."""
+    idx = [T.tile_index(t) for t in wall]
+    out = {}
+    for k in range(4):
+        s = (dealer + k) % 4
+        tiles = idx[13 * k : 13 * k + 13] + ([idx[52]] if k == 0 else [])
+        out[SEATS[s]] = T.format_tiles(tiles)
+    return out
+
+
+def replay_hand(path, k: int, verify: bool = False) -> dict:
+    """One logged hand, turn by turn; ``verify`` re-plays it through the engine and compares."""
+    header, rec = hand_record(path, k)
+    out = {
+        "hand": rec["hand"],
+        "session": rec["session"],
+        "session_hand": rec["session_hand"],
+        "dealer": rec["dealer"],
+        "rules": header.get("rules"),
+        "start": start_hands(rec["wall"], SEATS.index(rec["dealer"])),
+        "turns": [event_text(e) for e in rec["events"]],
+        "result": rec["result"],
+        "final": rec["final"],
+    }
+    if verify:
+        r = rerun(header, rec)
+        same = (
+            r["events"].tolist() == rec["events"]
+            and result_dict(r["res"], r["conc"], r["mrec"], r["nm"]) == rec["result"]
+        )
+        out["verified"] = bool(same)
+    return out

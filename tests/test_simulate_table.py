@@ -1,0 +1,465 @@
+"""Fixed-wall replays of the table engine (RULES.md §6-§8) and invariants on random hands.
+
+A fixed wall makes a hand deterministic: ``build_wall`` deals given hands (the engine's deal:
+13 tiles to each seat counter-clockwise from the dealer, then the dealer's 14th), puts given
+tiles at the head (draws) and the tail (replacement draws), and fills the rest with the unused
+tiles. The expected payments are worked by hand from RULES.md §5 (fan table) and §7 (kong money).
+"""
+
+import numpy as np
+import pytest
+
+from ccmj_cli import hand as H
+from ccmj_cli import tiles as T
+from ccmj_cli._kernels import layout as L
+from ccmj_cli._kernels import table as K
+from ccmj_cli._kernels import table_layout as TL
+from ccmj_cli.replay import play_wall, result_dict
+from ccmj_cli.rules import load_variant
+from ccmj_cli.simulate import POLICIES, session_plan, table_params
+
+V = load_variant()
+RV = np.asarray(V.vector, np.int64)
+TP = table_params(V)
+BOTS = np.array([POLICIES["baseline"]] * 4, np.int64)
+E, S, W, N = 0, 1, 2, 3
+
+
+def build_wall(hands, draws="", tail="", at=None, dealer=E):
+    """A 136-tile wall (tile kinds in draw order) that deals ``hands`` {seat: text}."""
+    wall = [-1] * 136
+    used = [0] * 34
+
+    def put(pos, t):
+        assert wall[pos] == -1, f"position {pos} used twice"
+        wall[pos] = t
+        used[t] += 1
+
+    for k in range(4):
+        s = (dealer + k) % 4
+        ts = T.parse_tiles(hands[s])
+        assert len(ts) == (14 if k == 0 else 13), (s, len(ts))
+        for i, t in enumerate(ts[:13]):
+            put(13 * k + i, t)
+        if k == 0:
+            put(52, ts[13])
+    for i, t in enumerate(T.parse_tiles(draws)):
+        put(53 + i, t)
+    for i, t in enumerate(T.parse_tiles(tail)):
+        put(135 - i, t)
+    for pos, text in (at or {}).items():
+        put(pos, T.tile_index(text))
+    assert max(used) <= 4, [T.tile_name(t) for t in range(34) if used[t] > 4]
+    rest = [t for t in range(33, -1, -1) for _ in range(4 - used[t])]
+    for pos in range(136):
+        if wall[pos] == -1:
+            wall[pos] = rest.pop()
+    return np.array(wall, np.int64)
+
+
+def play(wall, dealer=E, dice=(3, 4), rv=RV, bots=BOTS):
+    d = np.array(list(dice) + [1] * (K.N_DICE - len(dice)), np.int64)
+    out = play_wall(wall, dealer, d, rv, TP, bots)
+    out["result"] = result_dict(out["res"], out["conc"], out["mrec"], out["nm"])
+    out["ev"] = [tuple(int(x) for x in e) for e in out["events"]]
+    return out
+
+
+def kinds(out):
+    return [e[0] for e in out["ev"]]
+
+
+def conserved(out, wall):
+    """136 tiles: hands + meld tiles + discards + the wall that is left hold 4 of every kind."""
+    total = out["conc"].astype(np.int64).sum(axis=0) + out["melded"].astype(np.int64).sum(axis=0)
+    total = total + out["pond"] + np.bincount(wall[out["head"] : out["tail"] + 1], minlength=34)
+    for pos in out["stranded"]:  # tiles the draws stepped over (the bao) stay in the wall
+        total[wall[pos]] += 1
+    return (total == 4).all()
+
+
+# The dealer E: tenpai on 1z/5s (双碰) plus 7z, which is the only discard that keeps tenpai.
+E_HAND = "123m456p789s11z55s7z"
+
+
+def test_jiehu_nearest_counter_clockwise_wins():
+    # S and W both wait on 7z (单调 on a dragon pair); E discards 7z: S, the nearer, wins.
+    wall = build_wall(
+        {E: E_HAND, S: "123m456p789s234s7z", W: "123p456m789m345s7z", N: "147m258p369s2z3z4z6z"}
+    )
+    out = play(wall)
+    assert out["ev"][:2] == [(TL.EV_DISCARD, E, 33, 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"], r["discarder"]) == ("S", "dianpao", "7z", "E")
+    assert out["res"][TL.R_JIEHU] == 1
+    # S: 平胡1 + 门清1 + 夹胡1 (单调, and 独听) = 3; E pays +庄1 +点炮1 = 5 -> 16; W, N 3 -> 4.
+    assert r["fan"] == 3 and r["jiahu"] and r["menqing"] and not r["piao"]
+    assert r["payout"] == {"E": -16, "S": 24, "W": -4, "N": -4}
+    assert r["next_dealer"] == "S"  # a non-dealer won: the deal passes on
+
+
+JUNK = {S: "147m258p369s2z3z4z6z", W: "258m369p147s2z3z4z6z", N: "369m147p28s4s2z3z4z6z"}
+
+
+def test_duibao_at_the_look():
+    # E declares after discarding 7z; at his next draw he rolls 3+4 = 7 stacks from the tail:
+    # position 135 - 2*6 = 123 holds 1z, one of his legal waits -> 对宝 at once.
+    wall = build_wall(
+        {E: E_HAND, **JUNK},
+        draws="5z5z5z",
+        at={123: "1z", 100: "1z", 101: "5s", 102: "5s", 99: "7z"},
+    )
+    out = play(wall, dice=(3, 4))
+    ev = out["ev"]
+    assert (TL.EV_BAO, E, 27, 7, 123) in ev
+    assert (TL.EV_LOOK, E, 27, 0, 0) in ev
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "duibao", "1z")
+    # 平胡1 + 门清1 + 自摸1 + 宝1 = 4, +庄1 = 5 -> 16 from each of three (RULES §5 check values)
+    assert r["fan"] == 4 and r["payout"] == {"E": 48, "S": -16, "W": -16, "N": -16}
+    assert r["next_dealer"] == "E"  # the dealer won and stays
+    assert out["conc"][E].sum() == 13  # 对宝 takes no tile
+    assert conserved(out, wall)
+
+
+def test_mobao_bao_stands_for_the_best_wait():
+    # The bao is 9p (not a wait); E then draws 9p: 摸宝, the bao stands for 5s or 1z (equal fan;
+    # the lower tile is kept). The physical 9p stays in E's hand.
+    wall = build_wall(
+        {E: E_HAND, **JUNK},
+        draws="5z5z5z9p",
+        at={123: "9p", 100: "1z", 101: "1z", 102: "5s", 103: "5s", 99: "7z"},
+    )
+    out = play(wall, dice=(3, 4))
+    assert (TL.EV_LOOK, E, T.tile_index("9p"), 0, 0) in out["ev"]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "mobao", "5s")
+    assert out["res"][TL.R_PHYS] == T.tile_index("9p")
+    assert r["payout"] == {"E": 48, "S": -16, "W": -16, "N": -16}
+    # the log's winning hand is a legal win by `ccmj check` (the bao read as 5s)
+    assert H.check(r["winning_hand"], r["win_tile"], V).legal
+    assert conserved(out, wall)
+
+
+def test_huanbao_when_three_copies_are_public():
+    # S pungs E's 7z (S holds 7z7z): three 7z are public. E's roll finds the 4th 7z at 123, a
+    # dead bao -> 换宝, re-rolled with the next dice 1+1 = 2 stacks: position 133 = 1z -> 对宝.
+    s_hand = "123m456p78s7z7z2z3z4z"
+    wall = build_wall(
+        {E: E_HAND, S: s_hand, W: "258m369p147s2z3z4z6z", N: "369m147p28s4s2z3z4z6z"},
+        draws="5z5z5z",
+        at={123: "7z", 133: "1z", 100: "1z", 101: "5s", 102: "5s"},
+    )
+    out = play(wall, dice=(3, 4, 1, 1))
+    ev = out["ev"]
+    assert (TL.EV_PUNG, S, 33, 0, E) in ev
+    i_bao = ev.index((TL.EV_BAO, E, 33, 7, 123))
+    assert ev[i_bao + 1] == (TL.EV_BAO_CHANGE, -1, 33, 0, 0)
+    assert ev[i_bao + 2] == (TL.EV_BAO, E, 27, 2, 133)
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "duibao", "1z")
+    assert r["payout"] == {"E": 48, "S": -16, "W": -16, "N": -16}
+
+
+def test_robbed_bu_qiangganghu_pays_no_kong_money():
+    # S declares 旋风杠 (1234z) on his first turn, draws 2z from the tail and 补s it; W waits on
+    # 2z (双碰 2z/5s) and robs it (抢杠胡): a win on S's tile; the 补 pays nothing.
+    wall = build_wall(
+        {
+            E: E_HAND,
+            S: "1z2z3z4z123m456p78s9m",
+            W: "999m456p789s2z2z5s5s",
+            N: "367m178p236s6z5z3z4z",
+        },
+        draws="5z",
+        tail="2z",
+    )
+    out = play(wall)
+    ev = out["ev"]
+    assert (TL.EV_SPECIAL, S, 27, L.MELD_XUANFENG, 4) in ev
+    assert (TL.EV_TAIL, S, 28, 0, 0) in ev
+    assert (TL.EV_KONG_ROBBED, W, 28, 1, S) in ev
+    assert TL.EV_BU not in kinds(out)
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"], r["discarder"]) == ("W", "dianpao", "2z", "S")
+    assert out["res"][TL.R_ROBBED] == 1
+    # W: 平胡1 + 门清1 = 2 (two waits, a pung completed: no 夹胡). E (dealer) 3 -> 4,
+    # S (his tile) 3 -> 4, N 2 -> 2: W +10. 旋风杠 money: 1 from each to S (RULES §7).
+    assert r["kong_money"] == {"E": -1, "S": 3, "W": -1, "N": -1}
+    assert r["payout"] == {"E": -5, "S": -1, "W": 9, "N": -3}
+    assert conserved(out, wall)
+
+
+def test_dealer_may_not_bu_on_his_first_turn():
+    # E holds 1234z + an extra 1z: he declares 旋风杠 and draws a replacement, but may not 补.
+    wall = build_wall(
+        {
+            E: "1z2z3z4z1z123m456p789s",
+            S: JUNK[S].replace("2z3z4z", "5z5z6z"),
+            W: "258m369p147s5z6z6z7z",
+            N: "369m147p28s4s7z7z7z3z",
+        },
+        tail="9p",
+    )
+    out = play(wall)
+    ev = out["ev"]
+    first_discard = next(i for i, e in enumerate(ev) if e[0] == TL.EV_DISCARD)
+    assert ev[0] == (TL.EV_SPECIAL, E, 27, L.MELD_XUANFENG, 4)
+    assert ev[1] == (TL.EV_TAIL, E, T.tile_index("9p"), 0, 0)
+    assert all(e[0] != TL.EV_BU for e in ev[:first_discard])
+
+
+def test_duanyaojiu_may_declare_but_not_look():
+    # E: 78m234p456s555p33s waits 6m/9m (legal only on 9m); no 幺九 -> he declares but never
+    # rolls or looks at the bao (bao_forbidden_without_yaojiu).
+    wall = build_wall({E: "78m234p456s555p33s7z", **JUNK}, draws="5z5z5z1p5z")
+    out = play(wall)
+    assert out["ev"][1] == (TL.EV_DECLARE, E, -1, 0, 0)
+    assert TL.EV_BAO not in kinds(out) or any(
+        e[0] == TL.EV_DECLARE and e[1] != E for e in out["ev"]
+    )
+    assert all(not (e[0] == TL.EV_LOOK and e[1] == E) for e in out["ev"])
+    # the same hand in a room without the ban looks at the bao at its next draw
+    rv = RV.copy()
+    rv[L.RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] = 0
+    out2 = play(wall, rv=rv)
+    assert any(e[0] == TL.EV_LOOK and e[1] == E for e in out2["ev"])
+
+
+def test_wall_end_reserve():
+    # RULES §8: 7 stacks never drawn; 8 with two kongs; +1 per further kong; odd tile no stack.
+    g = np.zeros(K.G_LEN, np.int64)
+    g[K.G_BAO_POS] = -1
+
+    def drawable(remaining, kongs):
+        g[K.G_HEAD] = 0
+        g[K.G_TAIL] = remaining - 1
+        g[K.G_KONGS] = kongs
+        return K.can_draw(g, TP)
+
+    assert drawable(16, 0) and not drawable(15, 0) and not drawable(14, 0)
+    assert drawable(16, 1) and not drawable(15, 1)
+    assert drawable(18, 2) and not drawable(17, 2)  # two kongs: 8 stacks
+    assert drawable(20, 3) and not drawable(19, 3)  # a third: 9 stacks
+
+
+# ---------------------------------------------------------------- invariants on random hands
+N_SESSIONS, PER_SESSION = 24, 16  # 384 hands, sequential with recording (a few seconds)
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    seeds, lengths = session_plan(N_SESSIONS * PER_SESSION, N_SESSIONS, 2024)
+    from ccmj_cli._kernels.tables import tables
+
+    runs = []
+    for sd, n in zip(seeds, lengths, strict=True):
+        n = int(n)
+        a = {
+            "walls": np.zeros((n, K.N_WALL), np.int64), "dices": np.zeros((n, K.N_DICE), np.int64),
+            "results": np.zeros((n, TL.R_LEN), np.int64),
+            "events": np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64),
+            "concs": np.zeros((n, 4, 34), np.uint8),
+            "melds": np.zeros((n, 4, K.MAX_MELDS, K.MELD_COLS), np.int64),
+            "n_melds": np.zeros((n, 4), np.int64), "ponds": np.zeros((n, 34), np.int64),
+            "melded": np.zeros((n, 4, 34), np.uint8),
+        }  # fmt: skip
+        K.record_session(
+            np.uint64(sd),
+            n,
+            RV,
+            tables(),
+            TP,
+            BOTS,
+            a["walls"],
+            a["dices"],
+            a["results"],
+            a["events"],
+            a["concs"],
+            a["melds"],
+            a["n_melds"],
+            a["ponds"],
+            a["melded"],
+        )
+        runs.append(a)
+    return runs
+
+
+def _hands(recorded):
+    for a in recorded:
+        for h in range(a["results"].shape[0]):
+            yield a, h
+
+
+def test_tiles_conserved_and_no_fifth_copy(recorded):
+    for a, h in _hands(recorded):
+        res = a["results"][h]
+        left = res[TL.R_WALL_LEFT]
+        head = 136 - left  # tiles taken from the head and the tail are out of the wall
+        assert 0 <= left <= 136
+        held = a["concs"][h].astype(np.int64) + a["melded"][h].astype(np.int64)
+        assert held.max() <= 4  # nobody holds a fifth copy (uint8 underflow would show 255)
+        total = held.sum(axis=0) + a["ponds"][h]
+        assert total.sum() == head, (total.sum(), head)
+        assert total.max() <= 4
+
+
+def test_wall_region_accounts_for_every_tile(recorded):
+    # replay a few hands from their wall: hands + melds + discards + wall left == 4 of each kind
+    for a, h in list(_hands(recorded))[:64]:
+        out = play(a["walls"][h], dealer=int(a["results"][h, TL.R_DEALER]), dice=a["dices"][h])
+        assert conserved(out, a["walls"][h])
+        assert out["res"].tolist() == a["results"][h].tolist()  # replay is exact
+
+
+def test_payouts_sum_to_zero_and_huang_pays_only_kongs(recorded):
+    n_huang = 0
+    for a, h in _hands(recorded):
+        res = a["results"][h]
+        pay = res[TL.R_PAY : TL.R_PAY + 4]
+        kong = res[TL.R_KONG_PAY : TL.R_KONG_PAY + 4]
+        assert pay.sum() == 0 and kong.sum() == 0
+        if res[TL.R_WINNER] < 0:
+            n_huang += 1
+            assert (pay == kong).all()  # 荒庄: kongs still settle, nothing else
+            assert res[TL.R_NEXT_DEALER] == res[TL.R_DEALER]  # dealer stays
+            # the wall stopped at its end: no more than the reserve stacks left (RULES §8)
+            reserve = 7 + (res[TL.R_KONGS] - 1 if res[TL.R_KONGS] >= 2 else 0)
+            assert res[TL.R_WALL_LEFT] // 2 <= reserve and res[TL.R_WALL_LEFT] >= 14
+        else:
+            assert pay[res[TL.R_WINNER]] > 0
+    assert n_huang > 0  # the sample does contain drawn hands
+
+
+def test_dealer_rotation(recorded):
+    for a in recorded:
+        r = a["results"]
+        assert r[0, TL.R_DEALER] == 0
+        for h in range(1, r.shape[0]):
+            prev = r[h - 1]
+            w, d = prev[TL.R_WINNER], prev[TL.R_DEALER]
+            expect = d if (w < 0 or w == d) else (d + 1) % 4
+            assert r[h, TL.R_DEALER] == expect == prev[TL.R_NEXT_DEALER]
+
+
+def test_every_engine_win_is_legal_by_check(recorded):
+    wins = 0
+    for a, h in _hands(recorded):
+        res = a["results"][h]
+        if res[TL.R_WINNER] < 0:
+            continue
+        d = result_dict(res, a["concs"][h], a["melds"][h], a["n_melds"][h])
+        c = H.check(d["winning_hand"], d["win_tile"], V)
+        assert c.legal, (d["winning_hand"], d["win_tile"], c.reasons)
+        assert c.jiahu == d["jiahu"] and c.piao == d["piao"] and c.menqing == d["menqing"]
+        wins += 1
+    assert wins > 200
+
+
+# ---------------------------------------------------------------- the engine's discard = policy's
+def _near_complete(rng, sets):
+    """A 3k+2 hand one or two tiles from complete (so tenpai discards are common)."""
+    c = np.zeros(34, np.uint8)
+    k = 4 - sets
+    while True:
+        c[:] = 0
+        for _ in range(k):
+            if rng.random() < 0.5:
+                t = int(rng.integers(0, 34))
+                c[t] += 3
+            else:
+                s, r = int(rng.integers(0, 3)), int(rng.integers(0, 7))
+                c[9 * s + r : 9 * s + r + 3] += 1
+        c[int(rng.integers(0, 34))] += 2
+        if c.max() <= 4:
+            break
+    for _ in range(int(rng.integers(1, 3))):  # swap one or two tiles for random ones
+        held = np.flatnonzero(c)
+        c[rng.choice(held)] -= 1
+        t = int(rng.integers(0, 34))
+        while c[t] >= 4:
+            t = int(rng.integers(0, 34))
+        c[t] += 1
+    return c
+
+
+def test_fast_discard_is_the_policy_discard():
+    from ccmj_cli._kernels.policy import choose_discard
+    from ccmj_cli._kernels.table_bots import fast_discard
+    from ccmj_cli._kernels.tables import tables
+
+    rng = np.random.default_rng(7)
+    tb = tables()
+    for i in range(2000):
+        sets = int(rng.integers(0, 4))
+        if i % 2:
+            c = _near_complete(rng, sets)
+        else:
+            c = np.zeros(34, np.uint8)
+            for t in rng.permutation(136)[: 14 - 3 * sets] // 4:
+                c[t] += 1
+        ms = np.zeros(L.MS_LEN, np.int64)
+        ms[L.MS_SETS] = sets
+        ms[L.MS_PUNGS] = sets  # declared pungs: the 刻 condition can be met
+        ms[L.MS_SUITS] = int(rng.integers(0, 8))
+        own = c.astype(np.int64)
+        unseen = np.clip(4 - own - rng.integers(0, 3, 34), 0, 4).astype(np.int64)
+        a = choose_discard(c, ms, own.copy(), unseen, RV, tb)
+        b = fast_discard(c, ms, own.copy(), unseen, RV, tb)
+        assert a == b, (T.format_tiles(c), sets)
+
+
+def test_robbed_bu_by_pung_qiangcha():
+    # As above, but W holds 2z2z without waiting on 2z: the pung lowers W's shanten (2 -> 1), so
+    # W pungs S's 补 tile (抢叉): the 补 is not made (no 补 money), W discards next.
+    wall = build_wall(
+        {
+            E: E_HAND,
+            S: "1z2z3z4z123m456p78s9m",
+            W: "999m456p78s2z2z3p6m1s",
+            N: "367m178p236s6z5z3z4z",
+        },
+        draws="5z",
+        tail="2z",
+    )
+    out = play(wall)
+    ev = out["ev"]
+    i = ev.index((TL.EV_KONG_ROBBED, W, 28, 0, S))
+    assert ev[i + 1] == (TL.EV_ROB_PUNG, W, 28, 0, S)
+    assert ev[i + 2][:2] == (TL.EV_DISCARD, W)
+    assert all(e[0] != TL.EV_BU for e in ev[: i + 3])
+    assert out["res"][TL.R_ROBBED] >= 1
+    assert conserved(out, wall)
+    # W's melds now hold the pung of 2z (an exposed meld of three)
+    w_melds = [out["mrec"][W, m] for m in range(out["nm"][W])]
+    assert any(m[0] == L.MELD_PUNG and m[2] == 28 for m in w_melds)
+
+
+def test_dealer_complete_start_wins_tianhu():
+    # E is dealt a complete legal hand; his 14th tile (52nd of the wall) counts as his draw:
+    # 123m456p789s111z + 55s, 14th tile 5s: 单调 on 5s -> 平胡1 + 门清1 + 夹胡1 + 自摸1 = 4, +庄 = 5.
+    wall = build_wall({E: "123m456p789s111z5s5s", **JUNK})
+    out = play(wall)
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "zimo", "5s")
+    assert r["fan"] == 4 and r["payout"] == {"E": 48, "S": -16, "W": -16, "N": -16}
+    assert out["ev"][0] == (TL.EV_WIN, E, T.tile_index("5s"), L.HOW_SELF, -1)
+
+
+def test_declared_hand_kongs_only_when_the_waits_stay_the_same():
+    # RULES §8. E: 111m456p789s22z55s, declared on 2z/5s, draws the fourth 1m: the waits stay
+    # 2z/5s without the 1m -> 暗杠 (and a replacement draw from the tail).
+    others = {S: "379m258p369s3z4z6z6m", W: "28m369p147s3z4z6z7m8p", N: "457m147p248s3z4z6z9p"}
+    wall = build_wall({E: "111m456p789s22z55s7z", **others}, draws="5z5z5z1m", tail="9m")
+    ev = play(wall)["ev"]
+    i = ev.index((TL.EV_DRAW, E, 0, 0, 0))
+    assert ev[i + 1] == (TL.EV_ANKONG, E, 0, 0, 0)
+    assert ev[i + 2] == (TL.EV_TAIL, E, T.tile_index("9m"), 0, 0)
+    # E: 5556m456p789s111z, declared on 4m/6m/7m, draws the fourth 5m: without 5555m the hand
+    # would wait on 6m alone -> no kong; the locked hand discards the 5m it drew.
+    others = {S: "19m258p369s2z3z4z6z1p", W: "28m369p147s2z3z4z6z9p", N: "38m147p258s2z3z4z6z1s"}
+    wall = build_wall({E: "5556m456p789s111z7z", **others}, draws="5z5z5z5m")
+    ev = play(wall)["ev"]
+    assert ev[:2] == [(TL.EV_DISCARD, E, 33, 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
+    i = ev.index((TL.EV_DRAW, E, 4, 0, 0))
+    assert ev[i + 1] == (TL.EV_DISCARD, E, 4, 0, 0)

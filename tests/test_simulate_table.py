@@ -383,13 +383,16 @@ def _near_complete(rng, sets):
     return c
 
 
-def test_fast_discard_is_the_policy_discard():
-    from ccmj_cli._kernels.policy import choose_discard
-    from ccmj_cli._kernels.table_bots import fast_discard
+def test_policy_implementations_agree_with_melds():
+    # policy.choose_discard (incremental, the bots) and choose_discard_memo (the odds) are two
+    # computations of one policy: same tile on hands with declared sets and random live counts.
+    from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
     from ccmj_cli._kernels.tables import tables
 
     rng = np.random.default_rng(7)
     tb = tables()
+    wbuf = np.zeros((34, 5), np.int64)
+    shs = np.zeros(34, np.int64)
     for i in range(2000):
         sets = int(rng.integers(0, 4))
         if i % 2:
@@ -405,7 +408,7 @@ def test_fast_discard_is_the_policy_discard():
         own = c.astype(np.int64)
         unseen = np.clip(4 - own - rng.integers(0, 3, 34), 0, 4).astype(np.int64)
         a = choose_discard(c, ms, own.copy(), unseen, RV, tb)
-        b = fast_discard(c, ms, own.copy(), unseen, RV, tb)
+        b = choose_discard_memo(c, ms, own.copy(), unseen, RV, tb, wbuf, new_memo(), shs)
         assert a == b, (T.format_tiles(c), sets)
 
 

@@ -3,15 +3,18 @@
 Discard to minimise standard shanten; break ties by the most live copies of what the hand then
 wants: its legal waits when the discard leaves tenpai (a tenpai that cannot win legally wants
 nothing), else its useful tiles (进张). Remaining ties go to the lowest tile index, so the
-policy is deterministic. Shanten is computed first for every discard, and only the discards
-that reach the lowest need their wanted tiles, which a per-thread memo can remember.
+policy is deterministic. Two ways to compute it, pinned to the same answers by the tests:
+``choose_discard_memo`` computes shanten first for every discard, and only the discards that
+reach the lowest need their wanted tiles, which a per-thread memo remembers (the odds, where
+one hand recurs); ``choose_discard`` keeps no memo and finds useful tiles incrementally from the
+per-suit rows (the table bots, whose melds change).
 """
 
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from .judge import W_COLS, W_LEGAL, judge_waits
+from .judge import W_LEGAL, judge_waits
 from .layout import N_KINDS
 from .shape import shanten, useful_mask
 
@@ -114,10 +117,141 @@ def choose_discard_memo(c, ms, own, view, rv, tb, wbuf, memo, shs):
     return best
 
 
+# ------------------------------------------------------- without a memo: incremental useful tiles
+# The distance of a hand is a min-plus combination of four per-suit table rows, and adding a
+# tile changes one row only, so the other three suits are combined once per candidate discard.
+BIG = 255
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _suit_key(c, base, n):
+    k = 0
+    for i in range(base + n - 1, base - 1, -1):
+        k = k * 5 + c[i]
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _rows(c, tb, keys, rows):
+    for g in range(4):
+        base = 9 * g
+        if g == 3:
+            keys[g] = _suit_key(c, 27, 7)
+            r = tb[5][keys[g]]
+        else:
+            keys[g] = _suit_key(c, base, 9)
+            r = tb[1][keys[g]]
+        for x in range(10):
+            rows[g, x] = r[x]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _join(row, other, k):
+    best = BIG * 4
+    for i in range(k + 1):
+        for j in range(2):
+            v = np.int64(row[2 * i + j]) + other[2 * (k - i) + 1 - j]
+            if v < best:
+                best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _minplus(a, b, k, out):
+    """out[2i + j] = min over splits (i1 + i2 = i <= k, j1 + j2 = j <= 1) of a[..] + b[..]."""
+    for x in range(10):
+        out[x] = BIG
+    for i1 in range(k + 1):
+        for j1 in range(2):
+            va = a[2 * i1 + j1]
+            for i2 in range(k - i1 + 1):
+                for j2 in range(2 - j1):
+                    v = va + b[2 * i2 + j2]
+                    x = 2 * (i1 + i2) + j1 + j2
+                    if v < out[x]:
+                        out[x] = v
+
+
 @njit(cache=True, nogil=True)
 def choose_discard(c, ms, own, unseen, rv, tb):
-    """Best discard from 3k+2 concealed tiles ``c`` (modified in place, restored), with a
-    fresh memo: for callers whose melds change between calls."""
-    wbuf = np.zeros((N_KINDS, W_COLS), np.int64)
-    shs = np.zeros(N_KINDS, np.int64)
-    return choose_discard_memo(c, ms, own, unseen, rv, tb, wbuf, new_memo(), shs)
+    """Best discard from 3k+2 concealed tiles ``c`` (modified in place, restored): the policy of
+    this module with no memo, for callers whose melds change between calls (the table bots).
+
+    Per hand: the four suit rows, the six two-suit combinations, the four three-suit ones. Per
+    candidate discard (in suit X): X's new row, three two-suit + row combinations; then each
+    drawn tile t costs one table row and one join.
+    """
+    waits_buf = np.zeros((N_KINDS, 5), np.int64)
+    keys = np.zeros(4, np.int64)
+    rows = np.zeros((4, 10), np.int64)
+    pair = np.zeros((4, 4, 10), np.int64)
+    three = np.zeros((4, 10), np.int64)
+    other = np.zeros((4, 10), np.int64)
+    row_x = np.zeros(10, np.int64)
+    pw = np.ones(9, np.int64)
+    for i in range(1, 9):
+        pw[i] = pw[i - 1] * 5
+    n = 0
+    for t in range(N_KINDS):
+        n += c[t]
+    k = (n - 2) // 3  # sets needed after the discard (3k+1 tiles)
+    _rows(c, tb, keys, rows)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            _minplus(rows[a], rows[b], k, pair[a, b])
+            pair[b, a, :] = pair[a, b, :]
+    for x in range(4):  # the three suits other than x
+        p = 0 if x != 0 else 1
+        q = p + 1 if p + 1 != x else p + 2
+        r = q + 1 if q + 1 != x else q + 2
+        _minplus(pair[p, q], rows[r], k, three[x])
+    best = -1
+    best_sh = 99
+    best_live = -1
+    for d in range(N_KINDS):
+        if c[d] == 0:
+            continue
+        gx = d // 9 if d < 27 else 3
+        key_x = keys[gx] - pw[d - 9 * gx]
+        r0 = tb[5][key_x] if gx == 3 else tb[1][key_x]
+        for i in range(10):
+            row_x[i] = r0[i]
+        for g in range(4):
+            if g == gx:
+                for i in range(10):
+                    other[g, i] = three[gx, i]
+            else:
+                p = -1
+                q = -1
+                for h in range(4):
+                    if h != g and h != gx:
+                        if p < 0:
+                            p = h
+                        else:
+                            q = h
+                _minplus(pair[p, q], row_x, k, other[g])
+        dist = _join(row_x, three[gx], k)
+        sh = dist - 1
+        c[d] -= 1
+        own[d] -= 1
+        live = 0
+        if sh == 0:
+            judge_waits(c, ms, own, rv, tb, waits_buf)
+            for t in range(N_KINDS):
+                if waits_buf[t, W_LEGAL]:
+                    live += unseen[t]
+        else:
+            for t in range(N_KINDS):
+                if c[t] >= 4:
+                    continue
+                g = t // 9 if t < 27 else 3
+                pos = t - 9 * g
+                key = (key_x if g == gx else keys[g]) + pw[pos]
+                row = tb[5][key] if g == 3 else tb[1][key]
+                if _join(row, other[g], k) < dist:
+                    live += unseen[t]
+        c[d] += 1
+        own[d] += 1
+        if sh < best_sh or (sh == best_sh and live > best_live):
+            best, best_sh, best_live = d, sh, live
+    return best

@@ -15,8 +15,7 @@ of two), clamped to the head; it stays in the wall (draws step over it) until �
 
 Every rule judgment goes through the shared kernels: ``judge.judge_win`` / ``judge_waits``
 (legality, 夹胡, 飘胡, 独听, tenpai), ``score.fan_items`` + ``settle`` (fan and payments),
-``score.kong_value`` + ``settle_kong`` (kong money), ``policy.choose_discard`` (discards: the
-engine calls ``table_bots.fast_discard``, which returns exactly the same tile, faster).
+``score.kong_value`` + ``settle_kong`` (kong money), ``policy.choose_discard`` (discards).
 """
 
 import numpy as np
@@ -58,7 +57,8 @@ from .layout import (
 )
 from .score import fan_items, kong_value, settle, settle_kong
 from .shape import shanten
-from .table_bots import accept_call, best_after_discard, fast_discard, legal_mask, shanten_without
+from .policy import choose_discard
+from .table_bots import accept_call, best_after_discard, legal_mask, shanten_without
 from .table_layout import (
     EV_ANKONG,
     EV_BAO,
@@ -822,7 +822,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
         else:
             _own(conc, melded, cur, own)
             _unseen(conc, ankong, pond, exposed, cur, unseen)
-            d = fast_discard(conc[cur], ms[cur], own, unseen, rv, tb)  # = policy.choose_discard
+            d = choose_discard(conc[cur], ms[cur], own, unseen, rv, tb)
         conc[cur, d] -= 1
         pond[d] += 1
         res[R_DISCARDS] += 1

@@ -29,15 +29,7 @@ METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_M
 HANDS_PER_SESSION = 16  # default session length when --sessions is not given
 CHUNK_SESSIONS = 64  # sessions per task (progress granularity; results do not depend on it)
 
-# the bot policies: knob rows (K_CALL, K_KONG, K_DECLARE, K_SPECIAL)
-POLICIES = {
-    "baseline": (1, 1, 1, 1),  # call when it lowers shanten, kong when no worse, declare, specials
-    "aggressive": (2, 1, 1, 1),  # call whenever it does not raise shanten
-    "closed": (0, 1, 1, 1),  # never 吃/碰 (keeps 门清)
-    "silent": (1, 1, 0, 1),  # never 报听 (so never uses the bao)
-    "nokong": (1, 0, 1, 0),  # no kongs, no 补, no special kongs
-}
-POLICY_HELP = ", ".join(POLICIES)
+POLICIES, POLICY_HELP = TL.POLICIES, TL.POLICY_HELP
 
 
 def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray]:

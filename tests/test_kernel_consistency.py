@@ -1,5 +1,5 @@
 """The two evaluations of a reading agree: the feature-table fast path used by judge_waits
-(fast_read) and the enumeration of every decomposition used by check (read_win).
+(fast_read_wait) and the enumeration of every decomposition used by check (read_win).
 
 Both call judge_features for the rules, so this checks the table and the enumeration, over
 random complete hands, declared-meld summaries and variant option combinations.

@@ -271,39 +271,24 @@ def _read_qidui(out, c, base_fails, rv):
     _consider(out, base_fails, False, False, True, value, -1, kinds, kinds, 0)
 
 
+@njit(cache=True, inline="always")
+def _combine(states, m):
+    """Hand states reachable by adding a group whose readings have the states in ``m``."""
+    new = 0
+    for a in range(16):
+        if states >> a & 1:
+            for b in range(8):
+                if m >> b & 1:
+                    new |= 1 << (a | b)
+    return new
+
+
 @njit(cache=True)
-def fast_read(c, win, ms, single, rv, base_fails, tb):
-    """The standard-form judgment of ``read_win`` from the per-suit feature table (tb[8]):
-    (legal, fails, 夹胡, 飘胡) without enumerating readings. Same rules (judge_features); the
-    reading itself is not reported. Hand states: bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair.
-    """
-    states = 1  # bit s set: some reading of the groups so far has state s
-    n_pair_groups = 0
-    for g in range(3):
-        base = 9 * g
-        s = 0
-        for i in range(base, base + 9):
-            s += c[i]
-        if s % 3 == 1:
-            return False, FAIL_INCOMPLETE, False, False
-        if s % 3 == 2:
-            n_pair_groups += 1
-        pos = win - base if base <= win < base + 9 else 9
-        m = tb[8][_key(c, base, 9), pos]
-        if m == 0:
-            return False, FAIL_INCOMPLETE, False, False
-        new = 0
-        for a in range(16):
-            if states >> a & 1:
-                for b in range(8):
-                    if m >> b & 1:
-                        new |= 1 << (a | b)
-        states = new
-    h = 0  # the honors' one reading: pungs and at most one pair
-    s = 0
+def _honor_state(c, win):
+    """The honors' one reading as a hand state (pungs and at most one pair), -1 if none."""
+    h = 0
     for t in range(HONOR, N_KINDS):
         n = c[t]
-        s += n
         if n == 3:
             h |= 1
         elif n == 2:
@@ -312,10 +297,33 @@ def fast_read(c, win, ms, single, rv, base_fails, tb):
             if t == win:
                 h |= 4
         elif n != 0:
+            return -1
+    return h
+
+
+@njit(cache=True)
+def fast_read_wait(c, t, ms, single, rv, base_fails, tb, keys, feats, h_hand):
+    """The standard-form judgment of ``read_win`` for a structural wait ``t`` (``c`` holds it),
+    from the per-suit feature table tb[8]: (legal, fails, 夹胡, 飘胡), no readings enumerated.
+
+    ``keys``/``feats``: the hand's three suit keys and their no-win feature masks, and
+    ``h_hand`` its honors' state, computed once per hand: only the winning tile's group is
+    looked up again. Hand states: bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair. Rules as
+    ``judge_features``; tests check it against the enumeration.
+    """
+    gw = t // 9 if t < HONOR else 3
+    states = 1
+    for g in range(3):
+        if g == gw:
+            pos = t - 9 * g
+            m = tb[8][keys[g] + 5**pos, pos]
+        else:
+            m = feats[g]
+        if m == 0:
             return False, FAIL_INCOMPLETE, False, False
-    if s % 3 == 2:
-        n_pair_groups += 1
-    if n_pair_groups != 1:
+        states = _combine(states, m)
+    h = _honor_state(c, t) if gw == 3 else h_hand
+    if h < 0:
         return False, FAIL_INCOMPLETE, False, False
     best_legal = False
     best_fails = FAIL_INCOMPLETE
@@ -401,6 +409,9 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
         return 0
     suits, yaojiu = content_bits(c, ms)
     use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
+    keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
+    feats = (tb[8][keys[0], 9], tb[8][keys[1], 9], tb[8][keys[2], 9])
+    h_hand = _honor_state(c, -1)
     n_live = 0
     for t in range(N_KINDS):
         if not (m >> t & 1):
@@ -409,7 +420,9 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
         fails = fails_of_content(t_suits, yaojiu or is_yaojiu(t), rv)
         c[t] += 1
         if use_table:
-            legal, fails, jia, piao = fast_read(c, t, ms, False, rv, fails, tb)
+            legal, fails, jia, piao = fast_read_wait(
+                c, t, ms, False, rv, fails, tb, keys, feats, h_hand
+            )
         else:
             legal = _read_win(c, t, ms, False, rv, rd, w, kinds, tiles, fails)
             fails, jia, piao = rd[RD_FAILS], rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
@@ -426,7 +439,9 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
             if out[t, W_LEGAL] and own[t] < 4:
                 c[t] += 1
                 if use_table:
-                    legal, fails, jia, piao = fast_read(c, t, ms, True, rv, out[t, W_FAILS], tb)
+                    legal, fails, jia, piao = fast_read_wait(
+                        c, t, ms, True, rv, out[t, W_FAILS], tb, keys, feats, h_hand
+                    )
                 else:
                     _read_win(c, t, ms, True, rv, rd, w, kinds, tiles, -1)
                     jia, piao = rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1

@@ -91,3 +91,13 @@ S_DECLARED = 50  # player-hands with 报听
 S_DISCARDER_PAY = 51  # sum of the discarder's payout on discard wins
 S_DISCARD_WINS = 52
 S_LEN = 56
+
+# the bot policies: knob rows (K_CALL, K_KONG, K_DECLARE, K_SPECIAL)
+POLICIES = {
+    "baseline": (1, 1, 1, 1),  # call when it lowers shanten, kong when no worse, declare, specials
+    "aggressive": (2, 1, 1, 1),  # call whenever it does not raise shanten
+    "closed": (0, 1, 1, 1),  # never 吃/碰 (keeps 门清)
+    "silent": (1, 1, 0, 1),  # never 报听 (so never uses the bao)
+    "nokong": (1, 0, 1, 0),  # no kongs, no 补, no special kongs
+}
+POLICY_HELP = ", ".join(POLICIES)

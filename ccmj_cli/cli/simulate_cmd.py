@@ -4,8 +4,7 @@ from typing import Annotated
 
 import typer
 
-from .. import replay as R
-from .. import simulate as S
+from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..output import render_replay, render_simulate
 from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
 
@@ -29,7 +28,7 @@ def register(app: typer.Typer):
             str,
             typer.Option(
                 help=f"Bot policy for all seats, or four comma-separated (E,S,W,N): "
-                f"{S.POLICY_HELP}."
+                f"{POLICY_HELP}."
             ),
         ] = "baseline",
         threads: Annotated[
@@ -52,6 +51,8 @@ def register(app: typer.Typer):
     ):
         """Simulate complete hands with four rule-following bots; rates with 95% CIs."""
         v = variant(rules)
+        from .. import simulate as S
+
         r = S.simulate(
             hands=hands,
             sessions=sessions,
@@ -78,6 +79,8 @@ def register(app: typer.Typer):
         json: JsonOpt = False,
     ):
         """Print one logged hand turn by turn, with its settlement."""
+        from .. import replay as R
+
         d = R.replay_hand(file, hand, verify)
         emit(d, json, render_replay)
         if verify and not d["verified"]:

@@ -246,6 +246,14 @@ _GROUP = re.compile(r"([1-9]+)([mpsz])")
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 
 
+@functools.lru_cache(maxsize=4096)
+def _group_tiles(group: tuple[str, str]) -> tuple[int, ...]:
+    """Tile indices of one plain MPSZ group such as ('123', 'm') (cached: groups recur)."""
+    digits, suit = group
+    base = _SUIT_BASE[suit]
+    return tuple(base + ord(d) - 49 for d in digits)
+
+
 def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Hand:
     """Parse a hand with optional melds. Raises HandError with a one-line message.
 
@@ -255,10 +263,9 @@ def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Han
         raise HandError("empty hand")
     if _PLAIN.fullmatch(text):  # fast path: concealed tiles only, plain MPSZ
         counts = [0] * N_KINDS
-        for digits, suit in _GROUP.findall(text):
-            base = _SUIT_BASE[suit]
-            for d in digits:
-                counts[base + ord(d) - 49] += 1
+        for group in _GROUP.findall(text):
+            for t in _group_tiles(group):
+                counts[t] += 1
         if max(counts) <= 4:
             return Hand(np.array(counts, np.uint8), (), sum(counts))
     where = f"bad hand '{text.strip()}'"

@@ -17,7 +17,9 @@ def yes(flag) -> str:
 
 
 def table(rows, headers, floatfmt="g") -> str:
-    return tabulate(rows, headers=headers, tablefmt="simple", floatfmt=floatfmt, disable_numparse=True)
+    return tabulate(
+        rows, headers=headers, tablefmt="simple", floatfmt=floatfmt, disable_numparse=True
+    )
 
 
 def fields(pairs) -> str:
@@ -43,14 +45,24 @@ def render_waits(d: dict) -> str:
         [
             ("hand", d["hand"]),
             ("tenpai", yes(d["tenpai"])),
-            ("can look at bao", yes(d["can_look_bao"]) + (f" ({d['bao_reason']})" if d["bao_reason"] else "")),
+            (
+                "can look at bao",
+                yes(d["can_look_bao"]) + (f" ({d['bao_reason']})" if d["bao_reason"] else ""),
+            ),
             ("live legal waits", d["live_total"]),
         ]
     )
     if not d["waits"]:
         return head + "\n\nno structural waits"
     rows = [
-        (w["tile"], yes(w["legal"]), ", ".join(w["reasons"]) or "-", w["live"], yes(w["jiahu"]), yes(w["piao"]))
+        (
+            w["tile"],
+            yes(w["legal"]),
+            ", ".join(w["reasons"]) or "-",
+            w["live"],
+            yes(w["jiahu"]),
+            yes(w["piao"]),
+        )
         for w in d["waits"]
     ]
     return head + "\n\n" + table(rows, ["wait", "legal", "why not", "live", "夹胡", "飘胡"])
@@ -75,7 +87,11 @@ def render_check(d: dict) -> str:
 def render_shanten(d: dict) -> str:
     head = fields([("hand", d["hand"]), ("shanten", d["shanten"])])
     if "discards" not in d:
-        return head + "\n" + fields([("useful", tiles_list(d["useful"])), ("total", d["useful_total"])])
+        return (
+            head
+            + "\n"
+            + fields([("useful", tiles_list(d["useful"])), ("total", d["useful_total"])])
+        )
     rows = []
     for x in d["discards"]:
         if x["legal_waits"] is None:
@@ -85,7 +101,9 @@ def render_shanten(d: dict) -> str:
         else:
             waits = f"{tiles_list(x['legal_waits'])} ({x['legal_waits_total']})"
         rows.append((x["tile"], x["shanten"], tiles_list(x["useful"]), x["useful_total"], waits))
-    return head + "\n\n" + table(rows, ["discard", "shanten", "useful tiles", "total", "legal waits"])
+    return (
+        head + "\n\n" + table(rows, ["discard", "shanten", "useful tiles", "total", "legal waits"])
+    )
 
 
 def render_rules(d: dict, name: str) -> str:
@@ -110,8 +128,12 @@ def render_score(d: dict) -> str:
     pairs = [
         ("hand", d["hand"]),
         ("win", d["win"] + (f" (bao {d['bao']} stands for it)" if d.get("stands_for") else "")),
-        ("how", d["how"] + (f" from {d['discarder']}" if d["discarder"] else "")
-         + (f", bao {d['bao']}" if d["bao"] and not d.get("stands_for") else "")),
+        (
+            "how",
+            d["how"]
+            + (f" from {d['discarder']}" if d["discarder"] else "")
+            + (f", bao {d['bao']}" if d["bao"] and not d.get("stands_for") else ""),
+        ),
         ("winner", d["seat"] + (" (dealer)" if d["seat"] == "E" else "")),
         ("legal", yes(d["legal"])),
     ]
@@ -122,15 +144,23 @@ def render_score(d: dict) -> str:
         rows = [(i["name_zh"], i["name"], i["fan"], " ".join(i["seats"])) for i in d["fan_items"]]
         out += "\n\n" + table(rows, ["番", "item", "fan", "charged to"])
     rows = []
-    for label, key in (("fan", "fan_by_seat"), ("hand", "payments"), ("kongs", "kong_payments"),
-                       ("total", "total")):
+    for label, key in (
+        ("fan", "fan_by_seat"),
+        ("hand", "payments"),
+        ("kongs", "kong_payments"),
+        ("total", "total"),
+    ):
         vals = d[key]
-        rows.append((label, *(vals[s] if key == "fan_by_seat" else _signed(vals[s]) for s in SEAT_ORDER)))
+        rows.append(
+            (label, *(vals[s] if key == "fan_by_seat" else _signed(vals[s]) for s in SEAT_ORDER))
+        )
     if d["base"] != 1:
         rows.append((f"total x {d['base']}", *(_signed(d["total_amount"][s]) for s in SEAT_ORDER)))
     out += "\n\n" + table(rows, ["", *SEAT_ORDER])
     if d["kongs"]:
-        out += "\n\nkongs: " + ", ".join(f"{k['seat']} {k['meld']} ({k['value']} each)" for k in d["kongs"])
+        out += "\n\nkongs: " + ", ".join(
+            f"{k['seat']} {k['meld']} ({k['value']} each)" for k in d["kongs"]
+        )
     return out
 
 
@@ -151,10 +181,14 @@ def render_bao(d: dict) -> str:
         s = d["score"]
         label = "对宝 win" if d["outcome"] == "duibao" else "摸宝 win would score"
         items = " + ".join(f"{i['name_zh']} {i['fan']}" for i in s["fan_items"])
-        rows = [("fan", *(s["fan_by_seat"][x] for x in SEAT_ORDER)),
-                ("pays", *(_signed(s["total"][x]) for x in SEAT_ORDER))]
+        rows = [
+            ("fan", *(s["fan_by_seat"][x] for x in SEAT_ORDER)),
+            ("pays", *(_signed(s["total"][x]) for x in SEAT_ORDER)),
+        ]
         out += f"\n\n{label}: {items}\n" + table(rows, ["", *SEAT_ORDER])
     return out
+
+
 ODDS_METHODS = (("zimo", "自摸"), ("dianpao", "点炮"), ("mobao", "摸宝"), ("duibao", "对宝"))
 
 
@@ -263,6 +297,7 @@ def render_odds(d: dict) -> str:
     tail = "".join(f"\nno exact answer for some discards: {n}" for n in notes)
     return f"hand {d['hand']}\n{note}\n\n" + table(rows, heads) + ("\n" + tail if tail else "")
 
+
 # --- table simulation (ccmj simulate / replay)
 def _pct(r: dict) -> str:
     if r["rate"] is None:
@@ -280,7 +315,9 @@ def _money(m: dict) -> str:
 
 def render_simulate(d: dict) -> str:
     pol = d["policy"]
-    pol_text = pol["E"] if len(set(pol.values())) == 1 else ", ".join(f"{k} {v}" for k, v in pol.items())
+    pol_text = (
+        pol["E"] if len(set(pol.values())) == 1 else ", ".join(f"{k} {v}" for k, v in pol.items())
+    )
     speed = f"{d['hands_per_second']:,.0f}" if d["hands_per_second"] else "-"
     where = d["scheduler"] or f"{d['threads']} thread(s)"
     head = fields(
@@ -290,11 +327,12 @@ def render_simulate(d: dict) -> str:
             ("speed", f"{speed} hands/s ({d['seconds']:.2f} s, {where})"),
         ]
     )
-    seats = table(
-        [(s, _pct(d["win_rate"][s]), _money(d["mean_payout"][s]), f"{d['kong_money']['mean_per_seat'][s]:+.3f}")
-         for s in ("E", "S", "W", "N")],
-        ["seat", "win rate [95% CI]", "payout per hand [95% CI]", "kong money"],
-    )  # fmt: skip
+    kong = d["kong_money"]["mean_per_seat"]
+    rows = [
+        (s, _pct(d["win_rate"][s]), _money(d["mean_payout"][s]), f"{kong[s]:+.3f}")
+        for s in ("E", "S", "W", "N")
+    ]
+    seats = table(rows, ["seat", "win rate [95% CI]", "payout per hand [95% CI]", "kong money"])
     rates = [
         ("dealer wins", _pct(d["dealer_win_rate"])),
         ("dealer payout per hand", _money(d["dealer_mean_payout"])),
@@ -308,34 +346,55 @@ def render_simulate(d: dict) -> str:
         ("门清 (of wins)", _pct(d["menqing_rate"])),
         ("bao rolled", _pct(d["bao_rolled_rate"])),
         ("截胡 (two+ winners)", _pct(d["jiehu_rate"])),
-        ("kong money per hand", f"{d['kong_money']['per_hand']:.3f} ({d['kong_money']['kongs_per_hand']:.3f} kongs)"),
-        ("discarder pays (per 点炮)", "-" if d["discarder_mean_payout"] is None else f"{d['discarder_mean_payout']:+.2f}"),
+        (
+            "kong money per hand",
+            f"{d['kong_money']['per_hand']:.3f} ({d['kong_money']['kongs_per_hand']:.3f} kongs)",
+        ),
+        (
+            "discarder pays (per 点炮)",
+            "-" if d["discarder_mean_payout"] is None else f"{d['discarder_mean_payout']:+.2f}",
+        ),
     ]
     fan = "  ".join(f"{k}:{v}" for k, v in d["fan_distribution"].items()) or "-"
     return "\n\n".join([head, seats, fields(rates), "fan distribution (hand fan: wins)\n" + fan])
 
 
 def render_replay(d: dict) -> str:
-    lines = [f"hand {d['hand']} (session {d['session']}, hand {d['session_hand']}), dealer {d['dealer']}, rules {d['rules']}"]
+    lines = [
+        f"hand {d['hand']} (session {d['session']}, hand {d['session_hand']}), "
+        f"dealer {d['dealer']}, rules {d['rules']}"
+    ]
     lines.append("start:")
     lines += [f"  {s}  {h}" for s, h in d["start"].items()]
     lines += [f"{i:4d}. {t}" for i, t in enumerate(d["turns"], 1)]
     r = d["result"]
     if r["winner"]:
-        flags = [n for n, f in (("门清", r["menqing"]), ("夹胡", r["jiahu"]), ("飘胡", r["piao"])) if f]
+        flags = [
+            n for n, f in (("门清", r["menqing"]), ("夹胡", r["jiahu"]), ("飘胡", r["piao"])) if f
+        ]
         src = f" from {r['discarder']}" if r["discarder"] else ""
         lines.append(
-            f"result: {r['winner']} wins by {r['how']}{src} with {r['win_tile']}, hand fan {r['fan']}"
-            + (f" ({' '.join(flags)})" if flags else "")
+            f"result: {r['winner']} wins by {r['how']}{src} with {r['win_tile']}, "
+            f"hand fan {r['fan']}" + (f" ({' '.join(flags)})" if flags else "")
         )
         lines.append(f"  winning hand: {r['winning_hand']} + {r['win_tile']}")
     else:
         lines.append("result: 荒庄 (no winner)")
-    lines.append("  payout (kong money included): " + "  ".join(f"{s} {v:+d}" for s, v in r["payout"].items()))
+    lines.append(
+        "  payout (kong money included): "
+        + "  ".join(f"{s} {v:+d}" for s, v in r["payout"].items())
+    )
     lines.append("  kong money: " + "  ".join(f"{s} {v:+d}" for s, v in r["kong_money"].items()))
     lines.append(f"  next dealer: {r['next_dealer']}")
     lines.append("final hands:")
     lines += [f"  {s}  {h}" for s, h in d["final"].items()]
     if "verified" in d:
-        lines.append("verified: " + ("the engine replays this hand exactly" if d["verified"] else "MISMATCH with the engine"))
+        lines.append(
+            "verified: "
+            + (
+                "the engine replays this hand exactly"
+                if d["verified"]
+                else "MISMATCH with the engine"
+            )
+        )
     return "\n".join(lines)

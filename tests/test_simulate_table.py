@@ -440,7 +440,8 @@ def test_robbed_bu_by_pung_qiangcha():
 
 def test_dealer_complete_start_wins_tianhu():
     # E is dealt a complete legal hand; his 14th tile (52nd of the wall) counts as his draw:
-    # 123m456p789s111z + 55s, 14th tile 5s: 单调 on 5s -> 平胡1 + 门清1 + 夹胡1 + 自摸1 = 4, +庄 = 5.
+    # 123m456p789s111z + 55s, 14th tile 5s: 单调 on 5s -> 平胡1 + 门清1 + 夹胡1 + 自摸1 = 4,
+    # +庄 = 5.
     wall = build_wall({E: "123m456p789s111z5s5s", **JUNK})
     out = play(wall)
     r = out["result"]

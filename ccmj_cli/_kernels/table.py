@@ -21,7 +21,16 @@ Every rule judgment goes through the shared kernels: ``judge.judge_win`` / ``jud
 import numpy as np
 from numba import config, get_num_threads, njit, prange, set_num_threads
 
-from .judge import W_COLS, W_LEGAL, all_waits, is_yaojiu, judge_waits, judge_win
+from .judge import (
+    LOOK_OK,
+    W_COLS,
+    W_LEGAL,
+    all_waits,
+    is_yaojiu,
+    judge_waits,
+    judge_win,
+    look_rule,
+)
 from .layout import (
     FIRST_SPECIAL,
     HONOR,
@@ -53,11 +62,10 @@ from .layout import (
     RD_MENQING,
     RD_PIAO,
     RD_QIDUI,
-    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
 )
+from .policy import choose_discard
 from .score import fan_items, kong_value, settle, settle_kong
 from .shape import shanten
-from .policy import choose_discard
 from .table_bots import accept_call, best_after_discard, legal_mask, shanten_without
 from .table_layout import (
     EV_ANKONG,
@@ -369,13 +377,10 @@ def _check_bao_dead(wall, g, dice, tp, pond, exposed, ev):
 
 @njit(cache=True)
 def _may_look(conc, melded, s, rv):
-    """断幺九 may not look at the bao (option bao_forbidden_without_yaojiu)."""
-    if not rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU]:
-        return True
-    for t in range(N_KINDS):
-        if (conc[s, t] or melded[s, t]) and is_yaojiu(t):
-            return True
-    return False
+    """May a tenpai player look at the bao: the shared judge.look_rule on his tiles, melds
+    included (断幺九 may not, under bao_forbidden_without_yaojiu)."""
+    own = conc[s].astype(np.int64) + melded[s]
+    return look_rule(True, own, rv) == LOOK_OK
 
 
 @njit(cache=True)
@@ -388,7 +393,7 @@ def _can_win(c, t, ms_s, own, rv, tb, rd):
 
 @njit(cache=True)
 def _score(c, t, ms_s, own, how, winner, dealer, discarder, rv, tb, rd, items, fan, pay):
-    """Judge and settle the win of ``c`` (3k+1 tiles) + t; returns the hand's own fan (-1 illegal)."""
+    """Judge and settle the win of ``c`` (3k+1 tiles) + t; the hand's own fan (-1: illegal)."""
     if not judge_win(c, t, ms_s, own, rv, tb, rd):
         return -1
     haohua = 0
@@ -973,9 +978,9 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                 sh_a, live_a = _call_value(
                     c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL]
                 )
-                if accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
-                    if sh_a < best_sh or (sh_a == best_sh and live_a > best_live):
-                        best_lo, best_sh, best_live = lo, sh_a, live_a
+                better = sh_a < best_sh or (sh_a == best_sh and live_a > best_live)
+                if better and accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
+                    best_lo, best_sh, best_live = lo, sh_a, live_a
             if best_lo >= 0:
                 pond[d] -= 1
                 for i in range(3):

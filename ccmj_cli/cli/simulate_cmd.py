@@ -27,8 +27,7 @@ def register(app: typer.Typer):
         policy: Annotated[
             str,
             typer.Option(
-                help=f"Bot policy for all seats, or four comma-separated (E,S,W,N): "
-                f"{POLICY_HELP}."
+                help=f"Bot policy for all seats, or four comma-separated (E,S,W,N): {POLICY_HELP}."
             ),
         ] = "baseline",
         threads: Annotated[

@@ -54,6 +54,7 @@ def table_params(v: Variant) -> np.ndarray:
     tp[TL.TP_DEAD_STACKS] = v.dead_wall_stacks
     tp[TL.TP_BAO_DICE] = v.bao_dice
     tp[TL.TP_SANFENG] = 1 if v.sanfeng_dan else 0
+    tp[TL.TP_XIAOJI] = 1 if v.xiaoji_feidan else 0
     return tp
 
 

@@ -99,7 +99,12 @@ class Meld:
         """Extra 补 tiles on a special kong."""
         if not self.is_special:
             return 0
-        return len(self.tiles) - len(set(self.tiles))  # 三风蛋 / 小鸡飞蛋 bases have 3 kinds too
+        kinds = set(self.tiles)
+        if self.kind == MELD_XUANFENG and ONE_S not in kinds and not WINDS <= kinds:
+            base = 3  # 三风蛋: three different winds
+        else:  # the full group; in a 小鸡飞蛋 the 幺鸡 is one of its members
+            base = len(SPECIAL_GROUPS[self.kind])
+        return len(self.tiles) - base
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
@@ -204,9 +209,10 @@ def _special_kind(tiles: list[int], sanfeng: bool, xiaoji: bool) -> int | None:
         if kind == MELD_XUANFENG and sanfeng and kinds <= group and len(kinds) == 3:
             return kind  # 三风蛋: three different winds
         if xiaoji and kind != MELD_YAODAN and ONE_S in kinds:
-            # 小鸡飞蛋: one 幺鸡 stands in for the one missing member
+            # 小鸡飞蛋: one 幺鸡 stands in for the one missing member (which may come later as
+            # a 补 tile, so every member may be there beside the 幺鸡)
             rest = kinds - {ONE_S}
-            if rest <= group and len(group - rest) == 1 and tiles.count(ONE_S) == 1:
+            if rest <= group and len(group - rest) <= 1 and tiles.count(ONE_S) == 1:
                 return kind
     return None
 

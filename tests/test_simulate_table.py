@@ -249,7 +249,11 @@ N_SESSIONS, PER_SESSION = 24, 16  # 384 hands, sequential with recording (a few 
 
 @pytest.fixture(scope="module")
 def recorded():
-    seeds, lengths = session_plan(N_SESSIONS * PER_SESSION, N_SESSIONS, 2024)
+    return _record(RV, TP, N_SESSIONS, 2024)
+
+
+def _record(rv, tp, n_sessions, seed):
+    seeds, lengths = session_plan(n_sessions * PER_SESSION, n_sessions, seed)
     from ccmj_cli._kernels.tables import tables
 
     runs = []
@@ -267,9 +271,9 @@ def recorded():
         K.record_session(
             np.uint64(sd),
             n,
-            RV,
+            rv,
             tables(),
-            TP,
+            tp,
             BOTS,
             a["walls"],
             a["dices"],
@@ -354,6 +358,33 @@ def test_every_engine_win_is_legal_by_check(recorded):
         assert c.jiahu == d["jiahu"] and c.piao == d["piao"] and c.menqing == d["menqing"]
         wins += 1
     assert wins > 200
+
+
+def test_room_special_kongs_sanfeng_and_xiaoji_feidan():
+    # The kuansong preset: 三风蛋 (three different winds make a 旋风杠) and 小鸡飞蛋 (幺鸡 1s stands
+    # in for the one missing member of 旋风杠 / 喜杠 / 九蛋). The bots declare every special kong
+    # the starting hand holds, so over 1,600 hands both forms appear; every win stays legal by
+    # `ccmj check` under the same variant (which parses the melds with the same options).
+    v = load_variant("kuansong")
+    assert v.sanfeng_dan and v.xiaoji_feidan
+    runs = _record(np.asarray(v.vector, np.int64), table_params(v), 100, 7)
+    feidan = sanfeng = wins = 0
+    for a, h in _hands(runs):
+        for s in range(4):
+            for m in range(a["n_melds"][h, s]):
+                kind, n = a["melds"][h, s, m, 0], a["melds"][h, s, m, 1]
+                tiles = list(a["melds"][h, s, m, 2 : 2 + n])
+                if kind in (L.MELD_XUANFENG, L.MELD_XI, L.MELD_JIUDAN) and L.ONE_S in tiles:
+                    feidan += 1
+                if kind == L.MELD_XUANFENG and n >= 3 and len(set(tiles) & set(range(27, 31))) == 3:
+                    sanfeng += 1
+        res = a["results"][h]
+        if res[TL.R_WINNER] >= 0:
+            d = result_dict(res, a["concs"][h], a["melds"][h], a["n_melds"][h])
+            c = H.check(d["winning_hand"], d["win_tile"], v)
+            assert c.legal, (d["winning_hand"], d["win_tile"], c.reasons)
+            wins += 1
+    assert feidan > 0 and sanfeng > 0 and wins > 500
 
 
 # ---------------------------------------------------------------- the engine's discard = policy's

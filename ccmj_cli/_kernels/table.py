@@ -46,6 +46,7 @@ from .layout import (
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
+    ONE_S,
     MS_CHOWS,
     MS_CLAIMED,
     MS_LEN,
@@ -141,6 +142,7 @@ from .table_layout import (
     TP_BAO_DICE,
     TP_DEAD_STACKS,
     TP_SANFENG,
+    TP_XIAOJI,
 )
 
 N_WALL = 136
@@ -625,8 +627,6 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                     for i in range(n):
                         if conc[cur, grp[i]] == 0:
                             ok = False
-                    if kind == MELD_XUANFENG and not tp[TP_SANFENG] and not ok:
-                        continue
                     if kind == MELD_XUANFENG and tp[TP_SANFENG] and not ok:
                         # 三风蛋: three different winds
                         m3 = 0
@@ -634,12 +634,22 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, conc, melded, 
                             if conc[cur, grp[i]]:
                                 mt[m3] = grp[i]
                                 m3 += 1
-                        if m3 != 3:
-                            continue
-                        n = 3
-                        for i in range(3):
-                            grp[i] = mt[i]
-                        ok = True
+                        if m3 == 3:
+                            n = 3
+                            for i in range(3):
+                                grp[i] = mt[i]
+                            ok = True
+                    if not ok and tp[TP_XIAOJI] and kind != MELD_YAODAN and conc[cur, ONE_S]:
+                        # 小鸡飞蛋: one 幺鸡 stands in for the one missing member
+                        missing = -1
+                        n_missing = 0
+                        for i in range(n):
+                            if conc[cur, grp[i]] == 0:
+                                missing = i
+                                n_missing += 1
+                        if n_missing == 1:
+                            grp[missing] = ONE_S
+                            ok = True
                     if not ok:
                         continue
                     if kind == MELD_XUANFENG and not can_draw(g, tp):

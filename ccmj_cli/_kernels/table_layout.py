@@ -6,6 +6,7 @@ parameters. Layout only (which slot means what); rule values arrive as kernel ar
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
 TP_BAO_DICE = 1  # dice rolled for the bao stack (1 or 2)
 TP_SANFENG = 2  # 三风蛋: three different winds make a 旋风杠
+TP_XIAOJI = 3  # 小鸡飞蛋: 幺鸡 (1s) stands in for one missing member of a special kong
 TP_LEN = 4
 
 # --- bot knobs, one row per seat: bots[seat, K_*]

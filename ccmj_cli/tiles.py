@@ -100,7 +100,7 @@ class Meld:
         if not self.is_special:
             return 0
         kinds = set(self.tiles)
-        if self.kind == MELD_XUANFENG and ONE_S not in kinds and not WINDS <= kinds:
+        if self.kind == MELD_XUANFENG and ONE_S not in kinds and not kinds.issuperset(WINDS):
             base = 3  # 三风蛋: three different winds
         else:  # the full group; in a 小鸡飞蛋 the 幺鸡 is one of its members
             base = len(SPECIAL_GROUPS[self.kind])

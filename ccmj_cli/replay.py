@@ -71,12 +71,32 @@ def result_dict(res, conc, mrec, nm) -> dict:
     return d
 
 
+def record(seed, n: int, rv, tp, bots) -> dict:
+    """Play one session of ``n`` hands from ``seed`` and keep every hand's wall, dice, events
+    and final state (arrays named as ``_kernels.table.record_session``'s outputs)."""
+    a = {
+        "walls": np.zeros((n, K.N_WALL), np.int64),
+        "dices": np.zeros((n, K.N_DICE), np.int64),
+        "results": np.zeros((n, TL.R_LEN), np.int64),
+        "events": np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64),
+        "concs": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
+        "melds": np.zeros((n, L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64),
+        "n_melds": np.zeros((n, L.N_SEATS), np.int64),
+        "ponds": np.zeros((n, L.N_KINDS), np.int64),
+        "melded": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
+    }
+    K.record_session(
+        np.uint64(seed), n, rv, tables(), tp, bots, a["walls"], a["dices"], a["results"],
+        a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
+    )  # fmt: skip
+    return a
+
+
 def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False) -> np.ndarray:
     """Play the sessions one by one, writing every hand; returns the merged statistics row."""
     from .simulate import _progress
 
     st = np.zeros(TL.S_LEN, np.int64)
-    tb = tables()
     total = int(lengths.sum())
     k = 0
     try:
@@ -92,32 +112,9 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
         f.write(json.dumps(header, ensure_ascii=False) + "\n")
         for i, (sd, n) in enumerate(zip(seeds, lengths, strict=True)):
             n = int(n)
-            walls = np.zeros((n, K.N_WALL), np.int64)
-            dices = np.zeros((n, K.N_DICE), np.int64)
-            results = np.zeros((n, TL.R_LEN), np.int64)
-            events = np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64)
-            concs = np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8)
-            melded = np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8)
-            melds = np.zeros((n, L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
-            n_melds = np.zeros((n, L.N_SEATS), np.int64)
-            ponds = np.zeros((n, L.N_KINDS), np.int64)
-            K.record_session(
-                np.uint64(sd),
-                n,
-                rv,
-                tb,
-                tp,
-                bots,
-                walls,
-                dices,
-                results,
-                events,
-                concs,
-                melds,
-                n_melds,
-                ponds,
-                melded,
-            )
+            r = record(sd, n, rv, tp, bots)
+            walls, dices, results, events = r["walls"], r["dices"], r["results"], r["events"]
+            concs, melds, n_melds, ponds = r["concs"], r["melds"], r["n_melds"], r["ponds"]
             for h in range(n):
                 K.accumulate(st, results[h])
                 k += 1

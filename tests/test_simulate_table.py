@@ -14,7 +14,7 @@ from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
 from ccmj_cli._kernels import table as K
 from ccmj_cli._kernels import table_layout as TL
-from ccmj_cli.replay import play_wall, result_dict
+from ccmj_cli.replay import play_wall, record, result_dict
 from ccmj_cli.rules import load_variant
 from ccmj_cli.simulate import POLICIES, session_plan, table_params
 
@@ -254,39 +254,7 @@ def recorded():
 
 def _record(rv, tp, n_sessions, seed):
     seeds, lengths = session_plan(n_sessions * PER_SESSION, n_sessions, seed)
-    from ccmj_cli._kernels.tables import tables
-
-    runs = []
-    for sd, n in zip(seeds, lengths, strict=True):
-        n = int(n)
-        a = {
-            "walls": np.zeros((n, K.N_WALL), np.int64), "dices": np.zeros((n, K.N_DICE), np.int64),
-            "results": np.zeros((n, TL.R_LEN), np.int64),
-            "events": np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64),
-            "concs": np.zeros((n, 4, 34), np.uint8),
-            "melds": np.zeros((n, 4, K.MAX_MELDS, K.MELD_COLS), np.int64),
-            "n_melds": np.zeros((n, 4), np.int64), "ponds": np.zeros((n, 34), np.int64),
-            "melded": np.zeros((n, 4, 34), np.uint8),
-        }  # fmt: skip
-        K.record_session(
-            np.uint64(sd),
-            n,
-            rv,
-            tables(),
-            tp,
-            BOTS,
-            a["walls"],
-            a["dices"],
-            a["results"],
-            a["events"],
-            a["concs"],
-            a["melds"],
-            a["n_melds"],
-            a["ponds"],
-            a["melded"],
-        )
-        runs.append(a)
-    return runs
+    return [record(sd, int(n), rv, tp, BOTS) for sd, n in zip(seeds, lengths, strict=True)]
 
 
 def _hands(recorded):

@@ -9,8 +9,8 @@
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .judge import (
     LOOK_DUANYAOJIU,
     LOOK_NOT_TENPAI,

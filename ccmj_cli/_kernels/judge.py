@@ -7,8 +7,8 @@ conditions. ``judge_waits`` runs it over the structural waits of a 13-tile hand.
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .layout import (
     CHUN,
     FAIL_INCOMPLETE,

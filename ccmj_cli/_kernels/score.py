@@ -6,8 +6,8 @@ dealer) plus 点炮 (this loser discarded the winning tile).
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .judge import judge_win
 from .layout import (
     CHUN,

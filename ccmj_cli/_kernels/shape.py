@@ -6,8 +6,8 @@ k = 4 - declared sets; the kernels infer k from the tile count (3k+1 or 3k+2 til
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .layout import N_KINDS
 
 
@@ -40,7 +40,7 @@ def distance(c, k, tb):
                             v = b + ds[2 * i2 + j2] + dz[2 * (k - i0 - i1 - i2) + 1 - j0 - j1 - j2]
                             if v < best:
                                 best = v
-    return best
+    return np.int64(best)  # (a uint8 sum; interpreted, `distance - 1` would wrap at 0)
 
 
 @njit(cache=True, inline="always")

@@ -13,15 +13,14 @@ pass in under a second and cached as ``.npy`` files in ``~/.cache/ccmj`` (or ``$
 """
 
 import os
-from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from .cache import features_path, table_folder, table_paths
+from .jit import njit
 from .shape import next_reading
 
 N_TARGETS = 10  # target t = 2 * sets + pairs
-TABLE_VERSION = 1
 
 
 @njit(cache=True)
@@ -174,18 +173,10 @@ def _build_features(exact):
     return feat
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("CCMJ_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    return Path(base) / "ccmj" if base else Path.home() / ".cache" / "ccmj"
-
-
-_NAMES = ("exact", "dist", "waits0", "waits1")
-
-
 def _load_or_build(name, n, allow_chow):
     # Memory-mapped .npy files: a warm start maps them instead of reading 30 MB.
-    folder = _cache_dir() / f"tables-v{TABLE_VERSION}"
-    paths = [folder / f"{name}-{part}.npy" for part in _NAMES]
+    folder = table_folder()
+    paths = table_paths(name)
     try:
         return tuple(np.load(p, mmap_mode="r").view(np.ndarray) for p in paths)
     except (OSError, ValueError):
@@ -206,7 +197,7 @@ def _load_or_build(name, n, allow_chow):
 
 
 def _load_or_build_features(suit_exact):
-    path = _cache_dir() / f"tables-v{TABLE_VERSION}" / "suit-features.npy"
+    path = features_path()
     try:
         return np.load(path, mmap_mode="r").view(np.ndarray)
     except (OSError, ValueError):

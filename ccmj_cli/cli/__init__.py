@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import analyze, bao_cmd, batch_cmd, odds_cmd, rules_cmd, score_cmd, simulate_cmd
+from . import analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd
 
 
 class _OneLineErrors(TyperGroup):
@@ -74,4 +74,5 @@ def main():
     # Numba's first kernel call imports scipy.linalg when scipy is installed (to offer np.dot),
     # about 0.3 s; no ccmj kernel uses linear algebra, so the command line skips it.
     sys.modules.setdefault("scipy", None)
+    common.STANDALONE = True
     app()

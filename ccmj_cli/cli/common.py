@@ -49,6 +49,20 @@ def handles_errors(fn):
     return wrapper
 
 
+# Set by `ccmj` itself (cli.main), not by an embedding program or CliRunner, whose process may
+# go on to run batches: only a one-command process may choose interpreted kernels.
+STANDALONE = False
+
+
+def single_hand(hand: str) -> None:
+    """The command answers one hand, not a stdin batch: run the kernels interpreted, sparing
+    Numba's start-up (see _kernels/jit.py). Call before the command imports its modules."""
+    if STANDALONE and hand != "-":
+        from .._kernels.jit import interpret
+
+        interpret()
+
+
 def variant(spec: str | None) -> Variant:
     return load_variant(spec)
 

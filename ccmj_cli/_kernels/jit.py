@@ -1,0 +1,44 @@
+"""The kernels' decorator: Numba's ``njit``, or the plain Python function.
+
+Numba costs a process about 0.9 s before it runs anything (its import, then loading cached
+machine code), while judging one hand takes microseconds compiled and milliseconds under
+CPython. So a command that answers a single hand (``ccmj waits HAND``) runs the same kernel
+source interpreted, and never imports Numba; batches, bulk arrays, odds and the table run
+compiled. Either way there is one rules engine — the same source — and
+tests/test_interpreted.py checks that both ways give the same answers.
+
+The mode is fixed when the first kernel module is imported: ``interpret()`` must come first.
+``CCMJ_JIT=1`` forces compiled kernels, ``CCMJ_JIT=0`` interpreted ones.
+"""
+
+import os
+
+_FORCED = os.environ.get("CCMJ_JIT", "")
+INTERPRETED = _FORCED == "0"
+_decorated = False  # a kernel exists: the mode is fixed
+
+
+def interpret() -> bool:
+    """Switch this process to interpreted kernels, if no kernel is loaded yet, the lookup tables
+    are already built (building them interpreted would take minutes) and CCMJ_JIT does not say
+    otherwise. Returns whether the kernels will run interpreted."""
+    global INTERPRETED
+    if INTERPRETED or _decorated or _FORCED == "1":
+        return INTERPRETED
+    from .cache import tables_built
+
+    INTERPRETED = tables_built()
+    return INTERPRETED
+
+
+def njit(*args, **kwargs):
+    """``numba.njit`` with the same arguments, or (interpreted) the function itself."""
+    global _decorated
+    _decorated = True
+    if INTERPRETED:
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return args[0]
+        return lambda fn: fn
+    from numba import njit as numba_njit
+
+    return numba_njit(*args, **kwargs)

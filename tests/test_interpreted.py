@@ -1,0 +1,115 @@
+"""One rules engine, two ways to run it: a single-hand command runs the kernels under CPython
+(no Numba start-up), everything else compiled. The same calls must give the same answers.
+
+A worker process (tests/interpreted_worker.py, CCMJ_JIT=0, warnings as errors) answers each
+request interpreted; this process answers it compiled; every field must agree.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import strategies as S
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from interpreted_worker import answer
+
+from ccmj_cli._kernels.tables import tables
+from ccmj_cli.rules import preset_names
+
+WORKER = Path(__file__).with_name("interpreted_worker.py")
+
+
+@pytest.fixture(scope="module")
+def interpreted():
+    tables()  # the worker maps the tables this process built
+    env = {**os.environ, "CCMJ_JIT": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-W", "error", str(WORKER)], env=env, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+    def ask(request: dict) -> dict:
+        try:
+            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            pytest.fail(f"the interpreted worker died on {request}:\n{proc.stderr.read()}")
+        return json.loads(line)
+
+    hello = json.loads(proc.stdout.readline() or "{}")
+    assert hello == {"numba_loaded": False}, proc.stderr.read()  # truly interpreted
+    yield ask
+    proc.kill()
+    proc.wait(timeout=30)
+
+
+@st.composite
+def options(draw):
+    opts = {k: draw(st.booleans()) for k in S.BOOL_OPTIONS}
+    opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
+    preset = draw(st.sampled_from([None, *preset_names()]))
+    if preset:
+        opts["extends"] = preset
+    return opts
+
+
+def same(interpreted, fn: str, *args, opts: dict, **kwargs):
+    request = {"fn": fn, "args": list(args), "kwargs": kwargs, "options": opts}
+    compiled = json.loads(json.dumps(answer(request)))
+    assert interpreted(request) == compiled, request
+
+
+TILES = [S.name(t) for t in range(S.N)]
+
+
+@settings(max_examples=S.examples(120))
+@given(S.tenpai_hands(), st.sampled_from(TILES), options(), st.sampled_from("ESWN"))
+def test_tenpai_hands_agree(interpreted, h, other, opts, seat):
+    text, win, _, _ = h
+    same(interpreted, "waits", text, "5m5p", opts=opts)
+    same(interpreted, "shanten", text, "5m", opts=opts)
+    for w in (S.name(win), other):
+        same(interpreted, "check", text, w, opts=opts)
+        same(interpreted, "score", text, w, "discard", seat, "E" if seat != "E" else "S",
+             opts=opts)  # fmt: skip
+    same(interpreted, "score", text, S.name(win), "self", seat, opts=opts, declared=True)
+    same(interpreted, "bao", text, other, opts=opts, seat=seat)
+    for how in ("mobao", "duibao"):
+        same(interpreted, "score", text, None, how, seat, None, other, opts=opts)
+    same(interpreted, "score", text, S.name(win), kongs="E:(5555m),W:[1234z]", opts=opts)
+
+
+@settings(max_examples=S.examples(60))
+@given(S.random_hands(sizes=(13, 14)), options())
+def test_random_hands_agree(interpreted, tiles, opts):
+    text = S.text_of(tiles)
+    same(interpreted, "shanten", text, None, opts=opts)
+    if len(tiles) == 13:
+        same(interpreted, "waits", text, opts=opts)
+    else:
+        same(interpreted, "check", S.text_of(tiles[1:]), S.name(tiles[0]), opts=opts)
+
+
+def test_the_command_line_never_imports_numba_for_one_hand():
+    """`ccmj waits HAND` (tables built) runs interpreted: Numba never loads."""
+    tables()  # built once per machine (by compiled kernels), as the first `ccmj` run does
+    probe = (
+        "import sys; from ccmj_cli.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+        "print('numba' in sys.modules, code)"
+    )
+    for args in (["waits", "111m456p789s2345s"], ["check", "111m456p789s2345s", "2s"],
+                 ["shanten", "1235m4568p789s234s"], ["score", "111m456p789s2345s", "-w", "2s"],
+                 ["bao", "111m456p789s2345s", "--bao", "5s"]):  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True,
+            env={k: v for k, v in os.environ.items() if k != "CCMJ_JIT"},
+        ).stdout  # fmt: skip
+        assert out.splitlines()[-1] == "False 0", (args, out)

@@ -35,6 +35,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.bao import LOOK_OK
 from ._kernels.batch import buffers, format_plain, plain_many, score_many
+from ._kernels.notation import encode_rows
 from ._kernels.tables import tables
 from .errors import CcmjError, UsageError
 from .hand import reasons_of
@@ -251,17 +252,7 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     drawn = table[:, 0].copy()
     drawn[[o is None for o in opts]] = -1
     slow = [i for i, row in enumerate(part) if row[ikongs]] if ikongs is not None else []
-    text = "\n".join(hands)
-    lengths = np.fromiter(map(len, hands), np.int64, n)
-    if text.isascii():
-        ends = np.cumsum(lengths + 1) - 1
-        data = np.frombuffer(text.encode() or b" ", np.uint8)
-    else:
-        encoded = [h.encode() for h in hands]
-        lengths = np.fromiter(map(len, encoded), np.int64, n)
-        ends = np.cumsum(lengths)
-        data = np.frombuffer(b"".join(encoded) or b" ", np.uint8)
-    starts = ends - lengths
+    data, starts, ends = encode_rows(hands)
     c, own, ms, ok = buf["c"][:n], buf["own"][:n], buf["ms"][:n], buf["ok"][:n]
     plain_many(data, starts, ends, drawn, c, own, ok)
     plain_text = None

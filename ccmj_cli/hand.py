@@ -28,6 +28,7 @@ from ._kernels.judge import (
 from ._kernels.judge import judge_waits as _judge_waits
 from ._kernels.judge import judge_waits_rows as _judge_waits_rows
 from ._kernels.judge import judge_win as _judge_win
+from ._kernels.notation import encode_rows, format_rows, plain_counts
 from ._kernels.shape import shanten as _shanten
 from ._kernels.shape import shanten_many as _shanten_many
 from ._kernels.shape import useful_mask as _useful_mask
@@ -143,34 +144,45 @@ def waits_dicts(
     WaitsResult) or a HandError per hand. The batch path: no per-hand objects."""
     v = _variant(rules)
     vis = visible if isinstance(visible, np.ndarray) else visible_counts(visible)
-    results: list = [None] * len(hands)
-    ok, parsed = [], []
-    for i, hand in enumerate(hands):
+    n = len(hands)
+    results: list = [None] * n
+    c = np.empty((n, L.N_KINDS), np.uint8)
+    ms = np.zeros((n, L.MS_LEN), np.int64)
+    # plain 13-tile text is read in bulk by a kernel; melds, Chinese names and every error
+    # take the Python parser
+    lines = [h if isinstance(h, str) else "" for h in hands]
+    n_tiles = np.empty(n, np.int64)
+    plain = np.empty(n, np.uint8)
+    plain_counts(*encode_rows(lines), c, n_tiles, plain)
+    plain &= n_tiles == 13
+    own = c.copy()
+    texts = format_rows(c, np.full(n, -1, np.int64), plain)
+    parsed: list = [None] * n
+    for i in np.flatnonzero(plain == 0).tolist():
         try:
-            h, text = _hand(hand, v)
+            h, text = _hand(hands[i], v)
             T.require_size(h, 1, text, "waits")
-            parsed.append(h)
-            ok.append(i)
         except HandError as e:
             results[i] = e
-    n = len(ok)
-    c = np.empty((n, L.N_KINDS), np.uint8)
-    own = np.empty((n, L.N_KINDS), np.uint8)
-    ms = np.zeros((n, L.MS_LEN), np.int64)
-    for r, h in enumerate(parsed):
-        c[r] = h.concealed
+            c[i] = own[i] = 0
+            continue
+        parsed[i] = h
+        c[i] = h.concealed
         if h.melds:
-            own[r] = h.own_counts()
-            ms[r] = h.meld_summary()
+            own[i] = h.own_counts()
+            ms[i] = h.meld_summary()
         else:
-            own[r] = h.concealed
+            own[i] = h.concealed
+        texts[i] = T.format_hand(h)
     unseen = 4 - own.astype(np.int64) - vis
     if n and unseen.min() < 0:  # too many copies counting the visible tiles: those rows fail
-        for r in np.flatnonzero(unseen.min(axis=1) < 0).tolist():
-            try:
-                unseen_counts(parsed[r], vis, hands[ok[r]] if isinstance(hands[ok[r]], str) else "")
-            except HandError as e:
-                results[ok[r]] = e
+        for i in np.flatnonzero(unseen.min(axis=1) < 0).tolist():
+            if results[i] is None:
+                h = parsed[i] or T.Hand(c[i].copy(), (), 13)
+                try:
+                    unseen_counts(h, vis, lines[i])
+                except HandError as e:
+                    results[i] = e
     out = np.zeros((n, L.N_KINDS, W_COLS), np.int64)
     n_live = np.zeros(n, np.int64)
     look = np.zeros(n, np.int64)
@@ -183,20 +195,20 @@ def waits_dicts(
         per_row[r].append((t, f, live))
     tenpai_all = (n_live > 0).tolist()
     look_all = look.tolist()
-    for r, i in enumerate(ok):
+    for i in range(n):
         if results[i] is not None:
             continue
         ws = []
         live_total = 0
-        for t, (legal, fails, jia, piao), live in per_row[r]:
+        for t, (legal, fails, jia, piao), live in per_row[i]:
             if legal:
                 live_total += live
             ws.append({"tile": _NAMES[t], "legal": legal == 1, "reasons": _REASONS[fails],
                        "live": live, "jiahu": jia == 1, "piao": piao == 1})  # fmt: skip
-        tenpai = tenpai_all[r]
-        reason = LOOK_REASONS[look_all[r]]
+        tenpai = tenpai_all[i]
+        reason = LOOK_REASONS[look_all[i]]
         results[i] = {
-            "hand": T.format_hand(parsed[r]),
+            "hand": texts[i],
             "tenpai": tenpai,
             "can_look_bao": reason is None,
             "bao_reason": reason,

@@ -4,12 +4,12 @@ import csv
 import io
 import json
 
-from tabulate import tabulate
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))  # one, not one a call
 
 
 def to_json(obj) -> str:
     """One compact JSON document (UTF-8 characters kept, keys in a stable order)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+    return _ENCODER.encode(obj)
 
 
 def yes(flag) -> str:
@@ -17,6 +17,8 @@ def yes(flag) -> str:
 
 
 def table(rows, headers, floatfmt="g") -> str:
+    from tabulate import tabulate  # imported on use: JSON output never pays for it
+
     return tabulate(
         rows, headers=headers, tablefmt="simple", floatfmt=floatfmt, disable_numparse=True
     )
@@ -24,6 +26,8 @@ def table(rows, headers, floatfmt="g") -> str:
 
 def fields(pairs) -> str:
     """A two-column key: value block."""
+    from tabulate import tabulate
+
     return tabulate([(k, v) for k, v in pairs], tablefmt="plain")
 
 

@@ -49,9 +49,12 @@ PRESET_DIR = "presets"
 MAX_FAN = 62  # payments are 2^(fan - 1) in 64-bit integers
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built with it: 10x faster
+
+
 def _read_yaml(text: str, origin: str) -> dict:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark else ""

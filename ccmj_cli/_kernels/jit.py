@@ -19,16 +19,29 @@ _decorated = False  # a kernel exists: the mode is fixed
 
 
 def interpret() -> bool:
-    """Switch this process to interpreted kernels, if no kernel is loaded yet, the lookup tables
-    are already built (building them interpreted would take minutes) and CCMJ_JIT does not say
-    otherwise. Returns whether the kernels will run interpreted."""
+    """Switch this process to interpreted kernels, unless a kernel is loaded already or
+    CCMJ_JIT=1. Interpreted kernels need the lookup tables built (building them interpreted
+    would take minutes): on a machine's first run a child process builds them compiled, which
+    compiles only the table builders (seconds, not the minute of compiling every kernel).
+    Returns whether the kernels will run interpreted."""
     global INTERPRETED
     if INTERPRETED or _decorated or _FORCED == "1":
         return INTERPRETED
     from .cache import tables_built
 
-    INTERPRETED = tables_built()
+    if not tables_built():
+        _build_tables_compiled()
+    INTERPRETED = tables_built()  # (false if the cache is not writable: then compiled)
     return INTERPRETED
+
+
+def _build_tables_compiled() -> None:
+    import subprocess
+    import sys
+
+    code = "from ccmj_cli._kernels.tables import tables; tables()"
+    env = {**os.environ, "CCMJ_JIT": "1"}
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=False)
 
 
 def njit(*args, **kwargs):

@@ -30,6 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 CLI_HAND = "111m456p789s2345s"
+OTHER_COMMANDS = (
+    ["check", CLI_HAND, "2s"],
+    ["shanten", "1235m4568p789s234s"],
+    ["score", CLI_HAND, "-w", "2s", "--by", "discard", "--from", "E"],
+    ["bao", CLI_HAND, "--bao", "5s"],
+)
 N_KINDS = 34
 YAOJIU = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
@@ -337,6 +343,7 @@ def compare(counts, lib_sh, lib_waits, ccmj_res):
 
 def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict:
     env = dict(os.environ)
+    env.pop("CCMJ_JIT", None)  # the default: single-hand commands interpreted
     with tempfile.TemporaryDirectory(prefix="ccmj-bench-") as tmp:
         env["NUMBA_CACHE_DIR"] = str(Path(tmp) / "numba")
         env["CCMJ_CACHE_DIR"] = str(Path(tmp) / "ccmj")
@@ -359,7 +366,7 @@ def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict
             f"ccmj waits {CLI_HAND}",
             "cold (empty Numba + table caches)",
             f"{dt:.2f} s",
-            f"exit {p.returncode}, CPU (user+sys) {cpu[-1]:.2f} s",
+            f"exit {p.returncode}, CPU (user+sys) {cpu[-1]:.2f} s; builds the tables",
         )
         figures = {"cold": dt}
         times = [run(cmd)[0] for _ in range(warm_runs)]
@@ -371,6 +378,27 @@ def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict
             f"min {min(times):.2f} s, CPU median {statistics.median(cpu[-warm_runs:]):.2f} s",
         )
         figures["warm_cpu"] = statistics.median(cpu[-warm_runs:])
+        for args in OTHER_COMMANDS:  # the other single-hand commands, also interpreted
+            times = [run([*cmd[:3], *args])[0] for _ in range(warm_runs)]
+            table.add(f"ccmj {' '.join(args)}", "warm", f"{statistics.median(times):.2f} s", "")
+
+        # the same command with compiled kernels (what batches, odds and simulate run)
+        env["CCMJ_JIT"] = "1"
+        dt, p = run(cmd)
+        table.add(
+            f"CCMJ_JIT=1 ccmj waits {CLI_HAND}",
+            "first compiled run",
+            f"{dt:.2f} s",
+            f"compiles the hand kernels; exit {p.returncode}",
+        )
+        times = [run(cmd)[0] for _ in range(warm_runs)]
+        table.add(
+            f"CCMJ_JIT=1 ccmj waits {CLI_HAND}",
+            f"warm, median of {warm_runs}",
+            f"{statistics.median(times):.2f} s",
+            "Numba import + cache load",
+        )
+        del env["CCMJ_JIT"]
 
         lines = Path(tmp) / "hands.txt"
         lines.write_text("".join(mpsz(c) + "\n" for c in tenpai_counts[:n_batch]))

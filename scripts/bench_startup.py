@@ -4,8 +4,10 @@
     python scripts/bench_startup.py --runs 5   # median of 5 fresh processes per figure
 
 Each figure is measured in a fresh interpreter (subprocess), so nothing is shared between steps.
-The "no scipy" column blocks `import scipy` in the child: Numba's CPU target imports
-scipy.linalg (for BLAS) when it initialises, if scipy is installed; ccmj needs none of it.
+A single-hand command runs the kernels interpreted (no Numba: `_kernels/jit.py`); the second
+breakdown is the same work with compiled kernels (CCMJ_JIT=1, what batches run), where the
+"no scipy" column blocks `import scipy` in the child: Numba's CPU target imports scipy.linalg
+(for BLAS) when it initialises, if scipy is installed; ccmj needs none of it.
 """
 
 import argparse
@@ -21,7 +23,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "111m456p789s2345s"
 
-# Runs in the child. Prints one JSON object: seconds per step, in order.
+# Runs in the child. Prints one JSON object: CPU seconds per step, in order.
+PROBE_INTERPRETED = r"""
+import sys, time, json
+T = {}
+t = time.process_time
+t0 = t(); import numpy; T["import numpy"] = t() - t0
+t0 = t(); import typer; T["import typer"] = t() - t0
+t0 = t(); import ccmj_cli.cli; T["import ccmj_cli.cli (commands)"] = t() - t0
+t0 = t(); from ccmj_cli._kernels import jit; assert jit.interpret()
+T["jit.interpret() (are the tables built?)"] = t() - t0
+t0 = t(); from ccmj_cli import hand as H
+T["import ccmj_cli.hand (kernels as plain functions)"] = t() - t0
+t0 = t(); from ccmj_cli.rules import load_variant; v = load_variant(None)
+T["load_variant() (yaml)"] = t() - t0
+t0 = t(); from ccmj_cli._kernels.tables import tables; tb = tables()
+T["tables() (mmap .npy)"] = t() - t0
+t0 = t(); r = H.waits(HAND, None, v); T["H.waits, interpreted kernels"] = t() - t0
+t0 = t(); r = H.waits(HAND, None, v); T["second H.waits"] = t() - t0
+t0 = t()
+from ccmj_cli.output import render_waits
+render_waits(r.to_dict())
+T["render table (imports tabulate)"] = t() - t0
+T["numba imported"] = ["numba" in sys.modules]
+print(json.dumps(T))
+"""
+
 PROBE = r"""
 import sys, time, json, io, contextlib
 if BLOCK_SCIPY:
@@ -62,9 +89,13 @@ print(json.dumps(T))
 """
 
 
-def probe(block_scipy: bool) -> dict:
-    code = f"BLOCK_SCIPY = {block_scipy}\nHAND = {HAND!r}\n" + PROBE
-    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+def probe(block_scipy: bool, interpreted: bool = False) -> dict:
+    code = f"BLOCK_SCIPY = {block_scipy}\nHAND = {HAND!r}\n"
+    code += PROBE_INTERPRETED if interpreted else PROBE
+    env = {k: v for k, v in os.environ.items() if k != "CCMJ_JIT"}
+    p = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env
+    )
     if p.returncode:
         raise SystemExit(p.stderr)
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -109,9 +140,18 @@ def main():
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
     probe(False)  # make sure the caches are warm
+    runs = [probe(False, interpreted=True) for _ in range(args.runs)]
+    print(f"== warm start of `ccmj waits {HAND}` (interpreted kernels): CPU seconds by step")
+    print(f"   (median of {args.runs} fresh processes; caches warm)")
+    for k in runs[0]:
+        if isinstance(runs[0][k], list):
+            print(f"{k:58}  {str(runs[0][k]):>8}")
+        else:
+            print(f"{k:58}  {statistics.median(r[k] for r in runs):8.3f}")
+
     runs = [probe(False) for _ in range(args.runs)]
     runs_ns = [probe(True) for _ in range(args.runs)]
-    print(f"== warm start of `ccmj waits {HAND}`: CPU seconds by step")
+    print("\n== the same with compiled kernels (CCMJ_JIT=1): CPU seconds by step")
     print(f"   (median of {args.runs} fresh processes; caches warm)")
     print(f"{'step':58}  {'as is':>8}  {'no scipy':>8}")
     for k in runs[0]:
@@ -136,7 +176,11 @@ def main():
         ("python -c 'import numba'", [py, "-c", "import numba"]),
         ("python -c 'import typer'", [py, "-c", "import typer"]),
         (f"python -m ccmj_cli waits {HAND}", [py, "-m", "ccmj_cli", "waits", HAND]),
-        ("  same, with scipy blocked", [py, *block]),
+        (
+            "  same, CCMJ_JIT=1 (compiled kernels)",
+            ["env", "CCMJ_JIT=1", py, "-m", "ccmj_cli", "waits", HAND],
+        ),
+        ("  same, CCMJ_JIT=1 with scipy blocked", ["env", "CCMJ_JIT=1", py, *block]),
         ("python -m ccmj_cli --version", [py, "-m", "ccmj_cli", "--version"]),
     ):
         w, c = wall(cmd, args.runs)

@@ -314,9 +314,7 @@ def shanten(
     """Standard-form shanten; useful tiles (13) or each discard best first (14, 牌理 view)."""
     v = _variant(rules)
     h, text = _hand(hand, v)
-    k = 4 - h.n_sets
-    if h.n_concealed not in (3 * k + 1, 3 * k + 2):
-        T.require_size(h, 1, text, "shanten")  # raises with the expected count
+    k = T.require_size(h, (1, 2), text, "shanten")
     unseen = unseen_counts(h, visible, text)
     c = h.concealed.copy()
     sh = int(_shanten(c, tables()))

@@ -248,7 +248,7 @@ def prepare_hand(h: T.Hand, w: int, text: str) -> tuple[np.ndarray, np.ndarray]:
         c[w] -= 1
         own[w] -= 1
     elif n != 3 * k + 1:
-        T.require_size(h, 1, text, "score")
+        T.require_size(h, (1, 2), text, "score")
     elif own[w] >= 4:
         raise HandError(f"bad win '{T.tile_name(w)}': all four copies are in the hand")
     return c, own

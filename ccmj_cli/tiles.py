@@ -375,12 +375,14 @@ def counts_of(tiles) -> np.ndarray:
     return c
 
 
-def require_size(hand: Hand, extra: int, text: str, what: str) -> int:
-    """Check the concealed part has 3k + ``extra`` tiles for k = 4 - melds; return k."""
+def require_size(hand: Hand, extra: int | tuple[int, ...], text: str, what: str) -> int:
+    """Check the concealed part has 3k + ``extra`` tiles (one of ``extra`` when a tuple) for
+    k = 4 - melds; return k."""
     k = 4 - hand.n_sets
-    want = 3 * k + extra
-    if hand.n_concealed != want:
+    wants = [3 * k + e for e in (extra if isinstance(extra, tuple) else (extra,))]
+    if hand.n_concealed not in wants:
         melds = f" beside {hand.n_sets} declared set(s)" if hand.n_sets else ""
+        want = " or ".join(map(str, wants))
         raise HandError(
             f"bad hand '{text.strip()}': {what} needs {want} concealed tiles{melds}, "
             f"got {hand.n_concealed}"

@@ -23,6 +23,7 @@ from .rules import Variant, load_variant
 from .scoring import LOOK_REASONS, ScoreResult, parse_hand, score, tile
 
 OUTCOMES = {BAO_DUIBAO: "duibao", 1: "mobao_possible", BAO_CANNOT_LOOK: "cannot_look"}
+CHANGE = "change"  # 换宝: this bao is re-rolled at the look, so it neither 对宝s nor 摸宝s
 PUBLIC_MELDS = frozenset(range(L.MELD_ANKONG)) | frozenset(
     range(L.FIRST_SPECIAL, L.MELD_JIUDAN + 1)
 )
@@ -34,7 +35,7 @@ class BaoResult:
     bao: str
     can_look: bool
     reason: str | None  # why the hand may not look: not_tenpai | duanyaojiu
-    outcome: str  # duibao | mobao_possible | cannot_look
+    outcome: str  # duibao | mobao_possible | change | cannot_look
     stands_for: str | None  # the tile the win is scored on (对宝: the bao; 摸宝: the best wait)
     score: ScoreResult | None  # the 对宝 win, or what a 摸宝 win would score
     live: int  # copies of the bao kind still to draw (not held, not visible, not the bao itself)
@@ -87,9 +88,10 @@ def bao(
     out = np.zeros(2, np.int64)
     code = int(bao_outcome(h.concealed.copy(), b, h.meld_summary(), own, v.vector, tables(), out))
     live = int(4 - own[b] - vis[b] - 1)
+    change = bool(must_change(b, public))
     result = None
     stands = None
-    if code != BAO_CANNOT_LOOK:
+    if code != BAO_CANNOT_LOOK and not change:
         how = "duibao" if code == BAO_DUIBAO else "mobao"
         result = score(h, how=how, bao=T.tile_name(b), seat=seat, base=base, rules=v)
         stands = result.win
@@ -98,10 +100,10 @@ def bao(
         bao=T.tile_name(b),
         can_look=code != BAO_CANNOT_LOOK,
         reason=LOOK_REASONS.get(int(out[0])),
-        outcome=OUTCOMES[code],
+        outcome=CHANGE if change and code != BAO_CANNOT_LOOK else OUTCOMES[code],
         stands_for=stands,
         score=result,
         live=max(live, 0),
         public=int(public[b]),
-        must_change=bool(must_change(b, public)),
+        must_change=change,
     )

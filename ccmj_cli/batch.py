@@ -423,6 +423,7 @@ def _format_json(
     names = T.tile_name
     seats = S.SEATS
     ih, ibase = idx["hand"], idx.get("base")
+    fan_cap = int(rv[L.RV_CAP_FAN]) or None
     flags = (bool(v.sanfeng_dan), bool(v.xiaoji_feidan))
     no_kong = [0] * L.N_SEATS
     for i, row in enumerate(part):
@@ -464,6 +465,7 @@ def _format_json(
             "total": dict(zip(seats, total, strict=True)),
             "base": base,
             "total_amount": {s: x * base for s, x in zip(seats, total, strict=True)},
+            "fan_cap": fan_cap,
             "input": inp,
             "error": None,
         }

@@ -161,6 +161,9 @@ def render_score(d: dict) -> str:
     if d["base"] != 1:
         rows.append((f"total x {d['base']}", *(_signed(d["total_amount"][s]) for s in SEAT_ORDER)))
     out += "\n\n" + table(rows, ["", *SEAT_ORDER])
+    cap = d.get("fan_cap")
+    if cap and max(d["fan_by_seat"].values()) >= cap:
+        out += f"\n\n封顶: a loser pays at most {cap} fan (base x {2 ** (cap - 1)})"
     if d["kongs"]:
         out += "\n\nkongs: " + ", ".join(
             f"{k['seat']} {k['meld']} ({k['value']} each)" for k in d["kongs"]

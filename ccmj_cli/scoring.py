@@ -83,6 +83,7 @@ class ScoreResult:
     total: dict[str, int]
     base: int
     total_amount: dict[str, int]  # total x base
+    fan_cap: int | None  # the variant's 封顶 (cap_fan): no loser's fan exceeds it
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -351,6 +352,7 @@ def score(
         total=_seat_dict(total),
         base=base,
         total_amount=_seat_dict(total, base),
+        fan_cap=int(v.vector[L.RV_CAP_FAN]) or None,
     )
 
 

@@ -74,6 +74,12 @@ def test_must_change_when_three_other_copies_are_public():
     assert not B.bao(JIA_HAND, "9p", visible="99p").must_change
     r = B.bao(JIA_HAND, "9p", visible="999p")
     assert r.must_change and r.public == 3 and r.live == 0
+    # RULES §6: the bao is re-rolled when the player looks, so it gives neither 对宝 nor 摸宝 —
+    # even when it is the hand's legal wait (5s here: 3 public, the 4th is the bao)
+    hand = "123m456p46s88s111z"  # 门清, 独听 5s (坎张)
+    r = B.bao(hand, "5s", visible="555s")
+    assert r.must_change and r.outcome == "change" and r.score is None and r.stands_for is None
+    assert B.bao(hand, "5s", visible="55s").outcome == "duibao"
 
 
 def test_own_exposed_melds_are_public_but_concealed_kongs_are_not():

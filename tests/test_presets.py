@@ -60,8 +60,9 @@ def test_quanbao_discarder_covers_unless_declared_and_caps():
     assert r.payments == {"E": 0, "S": 20, "W": -20, "N": 0}  # 8 + 8 + 4, all from W
     r = S.score(JIA_HAND, win="5s", how="discard", discarder="W", declared=True, rules=v)
     assert r.payments == {"E": -8, "S": 20, "W": -8, "N": -4}
+    # 封顶 64x base (RULES §9): 7 fan in §5's count, so this 7-fan hand is just at the cap
     r = S.score("111m999p11s55s777z", how="duibao", bao="5s", seat="E", rules=v)
-    assert r.payments["E"] == 3 * 32  # 7 fan capped at 6
+    assert v.cap_fan == 7 and r.fan_cap == 7 and r.payments["E"] == 3 * 64
 
 
 def test_yijiafu_only_the_discarder_pays():

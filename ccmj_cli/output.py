@@ -161,6 +161,13 @@ def render_score(d: dict) -> str:
     if d["base"] != 1:
         rows.append((f"total x {d['base']}", *(_signed(d["total_amount"][s]) for s in SEAT_ORDER)))
     out += "\n\n" + table(rows, ["", *SEAT_ORDER])
+    disc = d["discarder"]
+    covered = [
+        x for x in SEAT_ORDER
+        if x not in (d["seat"], disc) and d["fan_by_seat"][x] and not d["payments"][x]
+    ]  # fmt: skip
+    if disc and covered:
+        out += f"\n\n点炮全包: {disc} also pays the shares of {' '.join(covered)}"
     cap = d.get("fan_cap")
     if cap and max(d["fan_by_seat"].values()) >= cap:
         out += f"\n\n封顶: a loser pays at most {cap} fan (base x {2 ** (cap - 1)})"

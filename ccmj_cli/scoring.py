@@ -139,11 +139,18 @@ def parse_kongs(text: str | None, v: Variant) -> list[tuple[int, T.Meld]]:
                 f"bad --kongs item '{item.strip()}': expected SEAT:MELDS, e.g. E:(5555m)"
             )
         s = seat_index(seat_text, "--kongs seat")
-        h = T.parse_hand(melds, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
+        bracketed = UsageError(
+            f"bad --kongs item '{item.strip()}': give bracketed kongs, e.g. [5555m] or (5555m)"
+        )
+        if not melds.strip():
+            raise bracketed
+        try:
+            h = T.parse_hand(melds, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
+        except HandError as e:  # name the option, not "bad hand"
+            detail = e.message.split("': ", 1)[-1]
+            raise UsageError(f"bad --kongs item '{item.strip()}': {detail}") from None
         if h.n_concealed or not h.melds:
-            raise UsageError(
-                f"bad --kongs item '{item.strip()}': give bracketed kongs, e.g. [5555m] or (5555m)"
-            )
+            raise bracketed
         for m in h.melds:
             if m.kind not in KONG_KINDS:
                 raise UsageError(f"bad --kongs item '{item.strip()}': {m.text()} is not a kong")

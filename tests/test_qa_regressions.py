@@ -8,10 +8,13 @@ import csv
 import io
 import json
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
+from ccmj_cli import scoring as S
 from ccmj_cli.cli import app
+from ccmj_cli.errors import CcmjError
 
 runner = CliRunner()
 
@@ -210,3 +213,15 @@ def test_extends_file_resolves_next_to_the_including_file(tmp_path):
     assert r.exit_code == 0, r.output
     opts = json.loads(r.stdout)["options"]
     assert (opts["jiahu"], opts["cap_fan"], opts["dianpao"]) == ("shape", 5, "discarder_covers_all")
+
+
+def test_kongs_errors_name_the_option():
+    """QA 2026-11-30: a bad --kongs item was reported as "bad hand '(5555m)(5555m)'"."""
+    for spec, words in (
+        ("E:(5555m)(5555m)", ["bad --kongs item 'E:(5555m)(5555m)'", "8 copies of 5m"]),
+        ("E:(5555q)", ["bad --kongs item", "'q'"]),
+        ("E:", ["bad --kongs item 'E:'", "bracketed kongs"]),
+    ):
+        with pytest.raises(CcmjError) as e:
+            S.score("123m456p46s88s111z", "5s", kongs=spec)
+        assert e.value.exit_code == 2 and all(w in e.value.message for w in words), e.value

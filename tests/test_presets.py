@@ -54,11 +54,18 @@ def test_every_schema_key_is_documented_in_rules_yaml():
         assert f"\n{key}:" in "\n" + text
 
 
-def test_quanbao_discarder_covers_unless_declared_and_caps():
+def test_quanbao_discarder_covers_all_and_caps(tmp_path):
     v = load_variant("quanbao")
     r = S.score(JIA_HAND, win="5s", how="discard", discarder="W", rules=v)
     assert r.payments == {"E": 0, "S": 20, "W": -20, "N": 0}  # 8 + 8 + 4, all from W
+    # seed 003's 点炮全包 has no condition: a declared (报听) discarder covers too ...
     r = S.score(JIA_HAND, win="5s", how="discard", discarder="W", declared=True, rules=v)
+    assert r.payments == {"E": 0, "S": 20, "W": -20, "N": 0}
+    # ... unless the room says so (RULES §9: "some rooms only when he had not declared")
+    room = tmp_path / "room.yaml"
+    room.write_text("extends: quanbao\ncover_only_undeclared: true\n", encoding="utf-8")
+    v2 = load_variant(str(room))
+    r = S.score(JIA_HAND, win="5s", how="discard", discarder="W", declared=True, rules=v2)
     assert r.payments == {"E": -8, "S": 20, "W": -8, "N": -4}
     # 封顶 64x base (RULES §9): 7 fan in §5's count, so this 7-fan hand is just at the cap
     r = S.score("111m999p11s55s777z", how="duibao", bao="5s", seat="E", rules=v)

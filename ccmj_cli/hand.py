@@ -10,7 +10,7 @@ only validates input, calls them and packages the answers.
 ['no_pung']
 """
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -56,6 +56,16 @@ REASON_TEXT = {
 
 
 _NAMES = [T.tile_name(t) for t in range(L.N_KINDS)]
+
+
+def plain(x):
+    """A result dataclass as JSON-ready dicts and lists (``asdict`` without its deep copies:
+    the batch path makes one per line)."""
+    if isinstance(x, list):
+        return [plain(i) for i in x]
+    if hasattr(x, "__dataclass_fields__"):
+        return {k: plain(v) for k, v in vars(x).items()}
+    return x
 
 
 def reasons_of(fails: int) -> list[str]:
@@ -119,9 +129,7 @@ class WaitsResult:
     live_total: int
 
     def to_dict(self) -> dict:
-        d = dict(vars(self))
-        d["waits"] = [dict(vars(w)) for w in self.waits]
-        return d
+        return plain(self)
 
 
 def waits(
@@ -234,18 +242,26 @@ class CheckResult:
     reading: list[str]  # the decomposition used: pair first, then the concealed sets
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return plain(self)
+
+
+_PAIR_TEXT = [T.format_tiles([t, t]) for t in range(L.N_KINDS)]
+_PUNG_TEXT = [T.format_tiles([t] * 3) for t in range(L.N_KINDS)]
+_CHOW_TEXT = [
+    T.format_tiles([t, t + 1, t + 2]) if t < L.HONOR and t % 9 < 7 else "" for t in range(L.N_KINDS)
+]
 
 
 def reading_of(rd: np.ndarray) -> list[str]:
+    rd = rd.tolist()
     if rd[L.RD_FAILS] & L.FAIL_INCOMPLETE:
         return []
     if rd[L.RD_PAIR] < 0:
         return ["qidui"]
-    parts = [T.format_tiles([rd[L.RD_PAIR]] * 2)]
-    for i in range(int(rd[L.RD_NSETS])):
-        kind, t = rd[L.RD_SETS + 2 * i], int(rd[L.RD_SETS + 2 * i + 1])
-        parts.append(T.format_tiles([t] * 3 if kind == L.SET_PUNG else [t, t + 1, t + 2]))
+    parts = [_PAIR_TEXT[rd[L.RD_PAIR]]]
+    for i in range(rd[L.RD_NSETS]):
+        kind, t = rd[L.RD_SETS + 2 * i], rd[L.RD_SETS + 2 * i + 1]
+        parts.append(_PUNG_TEXT[t] if kind == L.SET_PUNG else _CHOW_TEXT[t])
     return parts
 
 
@@ -298,8 +314,7 @@ class ShantenResult:
     discards: list[Discard] | None = field(default=None)  # 14-tile hands, best first
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        return {k: v for k, v in d.items() if v is not None}
+        return {k: v for k, v in plain(self).items() if v is not None}
 
 
 def _useful(c: np.ndarray, unseen: np.ndarray) -> tuple[list[Useful], int]:

@@ -70,8 +70,8 @@ from numba.core.registry import cpu_target
 cpu_target.target_context.refresh()  # done by the first dispatch: NRT, numba.np.*, scipy
 T["Numba CPU target init (done by the first kernel call)"] = t() - t0
 from ccmj_cli._kernels import judge
-t0 = t(); H.waits(HAND, None, v); T["first H.waits: judge_waits loaded from Numba cache"] = t() - t0
-st = judge.judge_waits.stats
+t0 = t(); H.waits(HAND, None, v); T["first H.waits: judge_waits_rows from Numba cache"] = t() - t0
+st = judge.judge_waits_rows.stats
 T["  (cache hits / misses)"] = [sum(st.cache_hits.values()), sum(st.cache_misses.values())]
 t0 = t(); r = H.waits(HAND, None, v); T["second H.waits (steady state)"] = t() - t0
 t0 = t()

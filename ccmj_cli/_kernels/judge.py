@@ -53,7 +53,14 @@ from .layout import (
     RV_SPECIAL_KONG_IS_PUNG,
     SET_PUNG,
 )
-from .shape import _key, next_reading, structural_waits
+from .shape import (
+    _key,
+    next_reading,
+    rest_is_sets,
+    structural_waits,
+    wait_groups,
+    waits_from_groups,
+)
 
 JIAHU_ANY = 0
 JIAHU_SINGLE_WAIT = 1
@@ -306,19 +313,16 @@ def fast_read_wait(c, t, ms, single, rv, base_fails, tb, keys, feats, h_hand):
     """The standard-form judgment of ``read_win`` for a structural wait ``t`` (``c`` holds it),
     from the per-suit feature table tb[8]: (legal, fails, 夹胡, 飘胡), no readings enumerated.
 
-    ``keys``/``feats``: the hand's three suit keys and their no-win feature masks, and
-    ``h_hand`` its honors' state, computed once per hand: only the winning tile's group is
-    looked up again. Hand states: bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair. Rules as
-    ``judge_features``; tests check it against the enumeration.
+    ``keys``/``feats``: the three suit keys of the hand before the win and their no-win
+    feature masks, and ``h_hand`` its honors' state, computed once per hand: the winning
+    tile's suit is read from the same table row (column = the tile's position). Hand states:
+    bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair. Rules as ``judge_features``; tests check
+    it against the enumeration.
     """
     gw = t // 9 if t < HONOR else 3
     states = 1
     for g in range(3):
-        if g == gw:
-            pos = t - 9 * g
-            m = tb[8][keys[g] + 5**pos, pos]
-        else:
-            m = feats[g]
+        m = tb[8][keys[g], t - 9 * g] if g == gw else feats[g]
         if m == 0:
             return False, FAIL_INCOMPLETE, False, False
         states = _combine(states, m)
@@ -362,9 +366,8 @@ def qidui_waits(c):
 
 
 @njit(cache=True)
-def all_waits(c, ms, rv, tb):
-    """Structural waits: standard form, plus 七对 when the variant allows it."""
-    m = structural_waits(c, tb)
+def with_qidui(m, c, ms, rv):
+    """Structural waits ``m`` plus the 七对 wait when the variant allows it."""
     if rv[RV_QIDUI] and ms[MS_SETS] == 0:
         n = 0
         for t in range(N_KINDS):
@@ -372,6 +375,44 @@ def all_waits(c, ms, rv, tb):
         if n == 13:
             m |= qidui_waits(c)
     return m
+
+
+@njit(cache=True)
+def all_waits(c, ms, rv, tb):
+    """Structural waits: standard form, plus 七对 when the variant allows it."""
+    return with_qidui(structural_waits(c, tb), c, ms, rv)
+
+
+@njit(cache=True, inline="always")
+def _row_waits(tb, key, g):
+    """Tiles of suit g that make the suit of ``key`` sets (+ pair): its nonzero win features."""
+    m = 0
+    for x in range(9):
+        if tb[8][key, x]:
+            m |= 1 << x
+    return np.int64(m) << (9 * g)
+
+
+@njit(cache=True)
+def _table_waits(a, b, keys, kz, tb):
+    """``structural_waits`` read from the feature table rows the judgment needs anyway (the
+    honors from their exact/waits tables): groups ``a``, ``b`` from ``wait_groups``."""
+    exact = 0
+    for g in range(3):
+        if tb[8][keys[g], 9]:  # the suit has a reading (sets, or sets + pair at 2 mod 3)
+            exact |= 1 << g
+    if tb[4][kz] & (2 if a == 3 or b == 3 else 1):
+        exact |= 8
+    if not rest_is_sets(a, b, exact):
+        return np.int64(0)
+    # (a == 3: the honors are at 1 mod 3, b is -1)
+    wa = np.int64(tb[7][kz]) << 27 if a == 3 else _row_waits(tb, keys[a], a)
+    wb = np.int64(0)
+    if b == 3:
+        wb = np.int64(tb[6][kz]) << 27
+    elif b >= 0:
+        wb = _row_waits(tb, keys[b], b)
+    return waits_from_groups(a, b, exact, wa, wb)
 
 
 # judge_waits output columns
@@ -404,12 +445,16 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
     for t in range(N_KINDS):
         for j in range(W_COLS):
             out[t, j] = 0
-    m = all_waits(c, ms, rv, tb)
+    a, b = wait_groups(c)
+    if a < 0 and not rv[RV_QIDUI]:
+        return 0  # no standard-form wait, and no 七对 to look for
+    keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
+    m = _table_waits(a, b, keys, _key(c, 27, 7), tb) if a >= 0 else np.int64(0)
+    m = with_qidui(m, c, ms, rv)
     if m == 0:
         return 0
     suits, yaojiu = content_bits(c, ms)
     use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
-    keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
     feats = (tb[8][keys[0], 9], tb[8][keys[1], 9], tb[8][keys[2], 9])
     h_hand = _honor_state(c, -1)
     n_live = 0

@@ -209,16 +209,26 @@ def read_win(c, win, ms, single, rv, out):
     ``single`` says the hand before the win had exactly one live legal wait (独听).
     Fills ``out`` (RD_* layout) and returns whether the best reading is legal.
     """
-    w = np.empty(N_KINDS, np.uint8)
-    kinds = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
-    return _read_win(c, win, ms, single, rv, out, w, kinds, tiles, -1)
+    return _read_win(c, win, ms, single, rv, out, np.empty(READ_SCRATCH, np.int64), -1)
+
+
+# read_win's scratch, one int64 array (one allocation): the counts it splits into sets, the
+# sets of a reading (kinds, lowest tiles) and next_reading's search state
+_SC_W = 0
+_SC_KINDS = N_KINDS
+_SC_TILES = N_KINDS + 4
+_SC_ST = N_KINDS + 8
+READ_SCRATCH = N_KINDS + 10
 
 
 @njit(cache=True)
-def _read_win(c, win, ms, single, rv, out, w, kinds, tiles, base_fails):
-    """read_win with caller-owned scratch buffers (``w`` uint8[34], ``kinds``/``tiles`` [4])
-    and, when >= 0, the content failures already known."""
+def _read_win(c, win, ms, single, rv, out, scratch, base_fails):
+    """read_win with a caller-owned ``scratch`` (int64[READ_SCRATCH]) and, when >= 0, the
+    content failures already known."""
+    w = scratch[_SC_W : _SC_W + N_KINDS]
+    kinds = scratch[_SC_KINDS : _SC_KINDS + 4]
+    tiles = scratch[_SC_TILES : _SC_TILES + 4]
+    st = scratch[_SC_ST : _SC_ST + 2]
     for i in range(RD_LEN):
         out[i] = 0
     out[RD_FAILS] = FAIL_INCOMPLETE
@@ -248,7 +258,6 @@ def _read_win(c, win, ms, single, rv, out, w, kinds, tiles, base_fails):
             break
     for i in range(N_KINDS):
         w[i] = c[i]
-    st = np.zeros(2, np.int64)
     for pair in range(lo_pair, hi_pair):
         if w[pair] < 2:
             continue
@@ -280,13 +289,22 @@ def _read_qidui(out, c, base_fails, rv):
 
 @njit(cache=True, inline="always")
 def _combine(states, m):
-    """Hand states reachable by adding a group whose readings have the states in ``m``."""
+    """Hand states reachable by adding a group whose readings have the states in ``m``:
+    {a | b : a in states, b in m}, as bitmasks over the 16 states (b < 8: groups never have
+    the dragon pair). Setting feature bit i in every state of a mask moves the states
+    without it up by 2**i; masks select the states with bit i (1: 0xAAAA, 2: 0xCCCC, 4: 0xF0F0).
+    """
     new = 0
-    for a in range(16):
-        if states >> a & 1:
-            for b in range(8):
-                if m >> b & 1:
-                    new |= 1 << (a | b)
+    for b in range(8):
+        if m >> b & 1:
+            s = states
+            if b & 1:
+                s = (s & 0xAAAA) | (s & 0x5555) << 1
+            if b & 2:
+                s = (s & 0xCCCC) | (s & 0x3333) << 2
+            if b & 4:
+                s = (s & 0xF0F0) | (s & 0x0F0F) << 4
+            new |= s
     return new
 
 
@@ -309,9 +327,11 @@ def _honor_state(c, win):
 
 
 @njit(cache=True)
-def fast_read_wait(c, t, ms, single, rv, base_fails, tb, keys, feats, h_hand):
+def fast_read_wait(c, t, ms, single, rv, base_fails, feat, keys, feats, h_hand):
     """The standard-form judgment of ``read_win`` for a structural wait ``t`` (``c`` holds it),
-    from the per-suit feature table tb[8]: (legal, fails, 夹胡, 飘胡), no readings enumerated.
+    from the per-suit feature table ``feat`` (tb[8]; passed alone: a call passing the whole
+    table tuple costs more than the judgment): (legal, fails, 夹胡, 飘胡), no readings
+    enumerated.
 
     ``keys``/``feats``: the three suit keys of the hand before the win and their no-win
     feature masks, and ``h_hand`` its honors' state, computed once per hand: the winning
@@ -322,7 +342,7 @@ def fast_read_wait(c, t, ms, single, rv, base_fails, tb, keys, feats, h_hand):
     gw = t // 9 if t < HONOR else 3
     states = 1
     for g in range(3):
-        m = tb[8][keys[g], t - 9 * g] if g == gw else feats[g]
+        m = feat[keys[g], t - 9 * g] if g == gw else feats[g]
         if m == 0:
             return False, FAIL_INCOMPLETE, False, False
         states = _combine(states, m)
@@ -384,34 +404,40 @@ def all_waits(c, ms, rv, tb):
 
 
 @njit(cache=True, inline="always")
-def _row_waits(tb, key, g):
+def _row_waits(feat, key, g):
     """Tiles of suit g that make the suit of ``key`` sets (+ pair): its nonzero win features."""
     m = 0
     for x in range(9):
-        if tb[8][key, x]:
+        if feat[key, x]:
             m |= 1 << x
     return np.int64(m) << (9 * g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_waits(a, b, keys, kz, tb):
-    """``structural_waits`` read from the feature table rows the judgment needs anyway (the
-    honors from their exact/waits tables): groups ``a``, ``b`` from ``wait_groups``."""
-    exact = 0
+    """``structural_waits`` from the feature table rows that judging the waits reads anyway,
+    and the honors' tables: groups ``a``, ``b`` from ``wait_groups``."""
+    # the honors first (small tables): most hands without a wait fail there
+    exact = 8 if tb[4][kz] & (2 if a == 3 or b == 3 else 1) else 0
+    wz = np.int64(0)
+    if a == 3 and b < 0:
+        wz = np.int64(tb[7][kz]) << 27  # the honors at 1 mod 3: the wait makes their pair
+    elif a == 3 or b == 3:
+        wz = np.int64(tb[6][kz]) << 27
+    if not exact and not wz:
+        return np.int64(0)
+    feat = tb[8]
     for g in range(3):
-        if tb[8][keys[g], 9]:  # the suit has a reading (sets, or sets + pair at 2 mod 3)
+        if feat[keys[g], 9]:  # the suit has a reading (sets, or sets + pair at 2 mod 3)
             exact |= 1 << g
-    if tb[4][kz] & (2 if a == 3 or b == 3 else 1):
-        exact |= 8
     if not rest_is_sets(a, b, exact):
         return np.int64(0)
-    # (a == 3: the honors are at 1 mod 3, b is -1)
-    wa = np.int64(tb[7][kz]) << 27 if a == 3 else _row_waits(tb, keys[a], a)
+    wa = wz if a == 3 else _row_waits(feat, keys[a], a)
     wb = np.int64(0)
     if b == 3:
-        wb = np.int64(tb[6][kz]) << 27
+        wb = wz
     elif b >= 0:
-        wb = _row_waits(tb, keys[b], b)
+        wb = _row_waits(feat, keys[b], b)
     return waits_from_groups(a, b, exact, wa, wb)
 
 
@@ -423,6 +449,9 @@ W_JIAHU = 3
 W_PIAO = 4
 W_COLS = 5
 
+# judge_waits' scratch (七对 variants only): a reading (RD_* layout), then read_win's scratch
+WAITS_SCRATCH = RD_LEN + READ_SCRATCH
+
 
 @njit(cache=True)
 def judge_waits(c, ms, own, rv, tb, out):
@@ -432,16 +461,16 @@ def judge_waits(c, ms, own, rv, tb, out):
     has no live tile and does not count for tenpai or 独听. Fills ``out[34, W_COLS]`` and
     returns the number of legal waits with a copy outside the player's hand (>0 = tenpai).
     """
-    rd = np.empty(RD_LEN, np.int64)
-    w = np.empty(N_KINDS, np.uint8)
-    kinds = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
-    return _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles)
+    if rv[RV_QIDUI]:  # 七对 is judged by enumerating readings (read_win), in scratch
+        return _judge_waits(c, ms, own, rv, tb, out, np.empty(WAITS_SCRATCH, np.int64))
+    # else no scratch at all (an empty view): an allocation costs about as much as the judgment
+    return _judge_waits(c, ms, own, rv, tb, out, out[0, :0])
 
 
 @njit(cache=True)
-def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
-    """judge_waits with caller-owned scratch buffers."""
+def _judge_waits(c, ms, own, rv, tb, out, scratch):
+    """judge_waits with a caller-owned ``scratch``: int64[WAITS_SCRATCH] under 七对, else
+    unused (may be empty)."""
     for t in range(N_KINDS):
         for j in range(W_COLS):
             out[t, j] = 0
@@ -455,7 +484,10 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
         return 0
     suits, yaojiu = content_bits(c, ms)
     use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
-    feats = (tb[8][keys[0], 9], tb[8][keys[1], 9], tb[8][keys[2], 9])
+    rd = scratch[:RD_LEN]
+    read_scratch = scratch[RD_LEN:]
+    feat = tb[8]
+    feats = (feat[keys[0], 9], feat[keys[1], 9], feat[keys[2], 9])
     h_hand = _honor_state(c, -1)
     n_live = 0
     for t in range(N_KINDS):
@@ -466,10 +498,10 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
         c[t] += 1
         if use_table:
             legal, fails, jia, piao = fast_read_wait(
-                c, t, ms, False, rv, fails, tb, keys, feats, h_hand
+                c, t, ms, False, rv, fails, feat, keys, feats, h_hand
             )
         else:
-            legal = _read_win(c, t, ms, False, rv, rd, w, kinds, tiles, fails)
+            legal = _read_win(c, t, ms, False, rv, rd, read_scratch, fails)
             fails, jia, piao = rd[RD_FAILS], rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
         c[t] -= 1
         out[t, W_STRUCTURAL] = 1
@@ -485,10 +517,10 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
                 c[t] += 1
                 if use_table:
                     legal, fails, jia, piao = fast_read_wait(
-                        c, t, ms, True, rv, out[t, W_FAILS], tb, keys, feats, h_hand
+                        c, t, ms, True, rv, out[t, W_FAILS], feat, keys, feats, h_hand
                     )
                 else:
-                    _read_win(c, t, ms, True, rv, rd, w, kinds, tiles, -1)
+                    _read_win(c, t, ms, True, rv, rd, read_scratch, -1)
                     jia, piao = rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
                 c[t] -= 1
                 out[t, W_JIAHU] = 1 if jia else 0
@@ -533,10 +565,7 @@ def look_rule(tenpai, own, rv):
 def judge_waits_rows(c, ms, own, rv, tb, out, n_live, look):
     """``judge_waits`` and ``look_rule`` over rows: c/own uint8[N, 34], ms int64[N, MS_LEN]
     -> out[N, 34, W_COLS], n_live[N], look[N]."""
-    rd = np.empty(RD_LEN, np.int64)
-    w = np.empty(N_KINDS, np.uint8)
-    kinds = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
+    scratch = np.empty(WAITS_SCRATCH, np.int64)
     for r in range(c.shape[0]):
-        n_live[r] = _judge_waits(c[r], ms[r], own[r], rv, tb, out[r], rd, w, kinds, tiles)
+        n_live[r] = _judge_waits(c[r], ms[r], own[r], rv, tb, out[r], scratch)
         look[r] = look_rule(n_live[r] > 0, own[r], rv)

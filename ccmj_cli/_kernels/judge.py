@@ -76,14 +76,17 @@ def is_yaojiu(t):
 def content_bits(c, ms):
     """(suit bitmask, has 幺九) of the tiles in ``c`` and the melds."""
     suits = ms[MS_SUITS]
-    yaojiu = ms[MS_YAOJIU] > 0
-    for t in range(N_KINDS):
-        if c[t]:
-            if t < HONOR:
-                suits |= 1 << (t // 9)
-            if is_yaojiu(t):
-                yaojiu = True
-    return suits, yaojiu
+    ends = 0  # 幺九 tiles held (sums, not a branch per tile: this runs once per hand)
+    for g in range(3):
+        n = 0
+        for i in range(9 * g, 9 * g + 9):
+            n += c[i]
+        if n:
+            suits |= 1 << g
+        ends += c[9 * g] + c[9 * g + 8]
+    for t in range(HONOR, N_KINDS):
+        ends += c[t]
+    return suits, ms[MS_YAOJIU] > 0 or ends > 0
 
 
 @njit(cache=True)
@@ -467,7 +470,7 @@ def judge_waits(c, ms, own, rv, tb, out):
     return _judge_waits(c, ms, own, rv, tb, out, out[0, :0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (a call passing the table tuple costs ~100 ns)
 def _judge_waits(c, ms, own, rv, tb, out, scratch):
     """judge_waits with a caller-owned ``scratch``: int64[WAITS_SCRATCH] under 七对, else
     unused (may be empty)."""

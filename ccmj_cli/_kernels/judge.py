@@ -205,6 +205,15 @@ def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, 
     _consider(out, fails, jia, piao, False, value, pair, kinds, tiles, k)
 
 
+# read_win's scratch, one int64 array (one allocation): the counts it splits into sets, the
+# sets of a reading (kinds, lowest tiles) and next_reading's search state
+_SC_W = 0
+_SC_KINDS = N_KINDS
+_SC_TILES = N_KINDS + 4
+_SC_ST = N_KINDS + 8
+READ_SCRATCH = N_KINDS + 10
+
+
 @njit(cache=True)
 def read_win(c, win, ms, single, rv, out):
     """Judge the complete concealed part ``c`` (winning tile ``win`` included).
@@ -213,15 +222,6 @@ def read_win(c, win, ms, single, rv, out):
     Fills ``out`` (RD_* layout) and returns whether the best reading is legal.
     """
     return _read_win(c, win, ms, single, rv, out, np.empty(READ_SCRATCH, np.int64), -1)
-
-
-# read_win's scratch, one int64 array (one allocation): the counts it splits into sets, the
-# sets of a reading (kinds, lowest tiles) and next_reading's search state
-_SC_W = 0
-_SC_KINDS = N_KINDS
-_SC_TILES = N_KINDS + 4
-_SC_ST = N_KINDS + 8
-READ_SCRATCH = N_KINDS + 10
 
 
 @njit(cache=True)
@@ -458,7 +458,7 @@ WAITS_SCRATCH = RD_LEN + READ_SCRATCH
 
 @njit(cache=True)
 def judge_waits(c, ms, own, rv, tb, out):
-    """Judge every structural wait of the concealed tiles ``c`` (3k+1 of them).
+    """Judge every structural wait of the concealed tiles ``c`` (3k+1 of them, k <= 4).
 
     ``own`` counts the player's tiles, melds included: a wait all of whose copies are his own
     has no live tile and does not count for tenpai or 独听. Fills ``out[34, W_COLS]`` and

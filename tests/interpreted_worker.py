@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+# this checkout's ccmj_cli, not whichever one the interpreter has installed
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from strategies import variant_with  # noqa: E402
 

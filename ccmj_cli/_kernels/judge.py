@@ -53,7 +53,14 @@ from .layout import (
     RV_SPECIAL_KONG_IS_PUNG,
     SET_PUNG,
 )
-from .shape import _key, next_reading, structural_waits
+from .shape import (
+    _key,
+    next_reading,
+    rest_is_sets,
+    structural_waits,
+    wait_groups,
+    waits_from_groups,
+)
 
 JIAHU_ANY = 0
 JIAHU_SINGLE_WAIT = 1
@@ -69,14 +76,17 @@ def is_yaojiu(t):
 def content_bits(c, ms):
     """(suit bitmask, has 幺九) of the tiles in ``c`` and the melds."""
     suits = ms[MS_SUITS]
-    yaojiu = ms[MS_YAOJIU] > 0
-    for t in range(N_KINDS):
-        if c[t]:
-            if t < HONOR:
-                suits |= 1 << (t // 9)
-            if is_yaojiu(t):
-                yaojiu = True
-    return suits, yaojiu
+    ends = 0  # 幺九 tiles held (sums, not a branch per tile: this runs once per hand)
+    for g in range(3):
+        n = 0
+        for i in range(9 * g, 9 * g + 9):
+            n += c[i]
+        if n:
+            suits |= 1 << g
+        ends += c[9 * g] + c[9 * g + 8]
+    for t in range(HONOR, N_KINDS):
+        ends += c[t]
+    return suits, ms[MS_YAOJIU] > 0 or ends > 0
 
 
 @njit(cache=True)
@@ -195,6 +205,15 @@ def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, 
     _consider(out, fails, jia, piao, False, value, pair, kinds, tiles, k)
 
 
+# read_win's scratch, one int64 array (one allocation): the counts it splits into sets, the
+# sets of a reading (kinds, lowest tiles) and next_reading's search state
+_SC_W = 0
+_SC_KINDS = N_KINDS
+_SC_TILES = N_KINDS + 4
+_SC_ST = N_KINDS + 8
+READ_SCRATCH = N_KINDS + 10
+
+
 @njit(cache=True)
 def read_win(c, win, ms, single, rv, out):
     """Judge the complete concealed part ``c`` (winning tile ``win`` included).
@@ -202,16 +221,17 @@ def read_win(c, win, ms, single, rv, out):
     ``single`` says the hand before the win had exactly one live legal wait (独听).
     Fills ``out`` (RD_* layout) and returns whether the best reading is legal.
     """
-    w = np.empty(N_KINDS, np.uint8)
-    kinds = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
-    return _read_win(c, win, ms, single, rv, out, w, kinds, tiles, -1)
+    return _read_win(c, win, ms, single, rv, out, np.empty(READ_SCRATCH, np.int64), -1)
 
 
 @njit(cache=True)
-def _read_win(c, win, ms, single, rv, out, w, kinds, tiles, base_fails):
-    """read_win with caller-owned scratch buffers (``w`` uint8[34], ``kinds``/``tiles`` [4])
-    and, when >= 0, the content failures already known."""
+def _read_win(c, win, ms, single, rv, out, scratch, base_fails):
+    """read_win with a caller-owned ``scratch`` (int64[READ_SCRATCH]) and, when >= 0, the
+    content failures already known."""
+    w = scratch[_SC_W : _SC_W + N_KINDS]
+    kinds = scratch[_SC_KINDS : _SC_KINDS + 4]
+    tiles = scratch[_SC_TILES : _SC_TILES + 4]
+    st = scratch[_SC_ST : _SC_ST + 2]
     for i in range(RD_LEN):
         out[i] = 0
     out[RD_FAILS] = FAIL_INCOMPLETE
@@ -241,7 +261,6 @@ def _read_win(c, win, ms, single, rv, out, w, kinds, tiles, base_fails):
             break
     for i in range(N_KINDS):
         w[i] = c[i]
-    st = np.zeros(2, np.int64)
     for pair in range(lo_pair, hi_pair):
         if w[pair] < 2:
             continue
@@ -273,13 +292,22 @@ def _read_qidui(out, c, base_fails, rv):
 
 @njit(cache=True, inline="always")
 def _combine(states, m):
-    """Hand states reachable by adding a group whose readings have the states in ``m``."""
+    """Hand states reachable by adding a group whose readings have the states in ``m``:
+    {a | b : a in states, b in m}, as bitmasks over the 16 states (b < 8: groups never have
+    the dragon pair). Setting feature bit i in every state of a mask moves the states
+    without it up by 2**i; masks select the states with bit i (1: 0xAAAA, 2: 0xCCCC, 4: 0xF0F0).
+    """
     new = 0
-    for a in range(16):
-        if states >> a & 1:
-            for b in range(8):
-                if m >> b & 1:
-                    new |= 1 << (a | b)
+    for b in range(8):
+        if m >> b & 1:
+            s = states
+            if b & 1:
+                s = (s & 0xAAAA) | (s & 0x5555) << 1
+            if b & 2:
+                s = (s & 0xCCCC) | (s & 0x3333) << 2
+            if b & 4:
+                s = (s & 0xF0F0) | (s & 0x0F0F) << 4
+            new |= s
     return new
 
 
@@ -302,23 +330,22 @@ def _honor_state(c, win):
 
 
 @njit(cache=True)
-def fast_read_wait(c, t, ms, single, rv, base_fails, tb, keys, feats, h_hand):
+def fast_read_wait(c, t, ms, single, rv, base_fails, feat, keys, feats, h_hand):
     """The standard-form judgment of ``read_win`` for a structural wait ``t`` (``c`` holds it),
-    from the per-suit feature table tb[8]: (legal, fails, 夹胡, 飘胡), no readings enumerated.
+    from the per-suit feature table ``feat`` (tb[8]; passed alone: a call passing the whole
+    table tuple costs more than the judgment): (legal, fails, 夹胡, 飘胡), no readings
+    enumerated.
 
-    ``keys``/``feats``: the hand's three suit keys and their no-win feature masks, and
-    ``h_hand`` its honors' state, computed once per hand: only the winning tile's group is
-    looked up again. Hand states: bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair. Rules as
-    ``judge_features``; tests check it against the enumeration.
+    ``keys``/``feats``: the three suit keys of the hand before the win and their no-win
+    feature masks, and ``h_hand`` its honors' state, computed once per hand: the winning
+    tile's suit is read from the same table row (column = the tile's position). Hand states:
+    bit 1 pung, 2 chow, 4 夹 shape, 8 dragon pair. Rules as ``judge_features``; tests check
+    it against the enumeration.
     """
     gw = t // 9 if t < HONOR else 3
     states = 1
     for g in range(3):
-        if g == gw:
-            pos = t - 9 * g
-            m = tb[8][keys[g] + 5**pos, pos]
-        else:
-            m = feats[g]
+        m = feat[keys[g], t - 9 * g] if g == gw else feats[g]
         if m == 0:
             return False, FAIL_INCOMPLETE, False, False
         states = _combine(states, m)
@@ -362,9 +389,8 @@ def qidui_waits(c):
 
 
 @njit(cache=True)
-def all_waits(c, ms, rv, tb):
-    """Structural waits: standard form, plus 七对 when the variant allows it."""
-    m = structural_waits(c, tb)
+def with_qidui(m, c, ms, rv):
+    """Structural waits ``m`` plus the 七对 wait when the variant allows it."""
     if rv[RV_QIDUI] and ms[MS_SETS] == 0:
         n = 0
         for t in range(N_KINDS):
@@ -372,6 +398,50 @@ def all_waits(c, ms, rv, tb):
         if n == 13:
             m |= qidui_waits(c)
     return m
+
+
+@njit(cache=True)
+def all_waits(c, ms, rv, tb):
+    """Structural waits: standard form, plus 七对 when the variant allows it."""
+    return with_qidui(structural_waits(c, tb), c, ms, rv)
+
+
+@njit(cache=True, inline="always")
+def _row_waits(feat, key, g):
+    """Tiles of suit g that make the suit of ``key`` sets (+ pair): its nonzero win features."""
+    m = 0
+    for x in range(9):
+        if feat[key, x]:
+            m |= 1 << x
+    return np.int64(m) << (9 * g)
+
+
+@njit(cache=True, inline="always")
+def _table_waits(a, b, keys, kz, tb):
+    """``structural_waits`` from the feature table rows that judging the waits reads anyway,
+    and the honors' tables: groups ``a``, ``b`` from ``wait_groups``."""
+    # the honors first (small tables): most hands without a wait fail there
+    exact = 8 if tb[4][kz] & (2 if a == 3 or b == 3 else 1) else 0
+    wz = np.int64(0)
+    if a == 3 and b < 0:
+        wz = np.int64(tb[7][kz]) << 27  # the honors at 1 mod 3: the wait makes their pair
+    elif a == 3 or b == 3:
+        wz = np.int64(tb[6][kz]) << 27
+    if not exact and not wz:
+        return np.int64(0)
+    feat = tb[8]
+    for g in range(3):
+        if feat[keys[g], 9]:  # the suit has a reading (sets, or sets + pair at 2 mod 3)
+            exact |= 1 << g
+    if not rest_is_sets(a, b, exact):
+        return np.int64(0)
+    wa = wz if a == 3 else _row_waits(feat, keys[a], a)
+    wb = np.int64(0)
+    if b == 3:
+        wb = wz
+    elif b >= 0:
+        wb = _row_waits(feat, keys[b], b)
+    return waits_from_groups(a, b, exact, wa, wb)
 
 
 # judge_waits output columns
@@ -382,35 +452,45 @@ W_JIAHU = 3
 W_PIAO = 4
 W_COLS = 5
 
+# judge_waits' scratch (七对 variants only): a reading (RD_* layout), then read_win's scratch
+WAITS_SCRATCH = RD_LEN + READ_SCRATCH
+
 
 @njit(cache=True)
 def judge_waits(c, ms, own, rv, tb, out):
-    """Judge every structural wait of the concealed tiles ``c`` (3k+1 of them).
+    """Judge every structural wait of the concealed tiles ``c`` (3k+1 of them, k <= 4).
 
     ``own`` counts the player's tiles, melds included: a wait all of whose copies are his own
     has no live tile and does not count for tenpai or 独听. Fills ``out[34, W_COLS]`` and
     returns the number of legal waits with a copy outside the player's hand (>0 = tenpai).
     """
-    rd = np.empty(RD_LEN, np.int64)
-    w = np.empty(N_KINDS, np.uint8)
-    kinds = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
-    return _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles)
+    if rv[RV_QIDUI]:  # 七对 is judged by enumerating readings (read_win), in scratch
+        return _judge_waits(c, ms, own, rv, tb, out, np.empty(WAITS_SCRATCH, np.int64))
+    # else no scratch at all (an empty view): an allocation costs about as much as the judgment
+    return _judge_waits(c, ms, own, rv, tb, out, out[0, :0])
 
 
-@njit(cache=True)
-def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
-    """judge_waits with caller-owned scratch buffers."""
+@njit(cache=True, inline="always")  # (a call passing the table tuple costs ~100 ns)
+def _judge_waits(c, ms, own, rv, tb, out, scratch):
+    """judge_waits with a caller-owned ``scratch``: int64[WAITS_SCRATCH] under 七对, else
+    unused (may be empty)."""
     for t in range(N_KINDS):
         for j in range(W_COLS):
             out[t, j] = 0
-    m = all_waits(c, ms, rv, tb)
+    a, b = wait_groups(c)
+    if a < 0 and not rv[RV_QIDUI]:
+        return 0  # no standard-form wait, and no 七对 to look for
+    keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
+    m = _table_waits(a, b, keys, _key(c, 27, 7), tb) if a >= 0 else np.int64(0)
+    m = with_qidui(m, c, ms, rv)
     if m == 0:
         return 0
     suits, yaojiu = content_bits(c, ms)
     use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
-    keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
-    feats = (tb[8][keys[0], 9], tb[8][keys[1], 9], tb[8][keys[2], 9])
+    rd = scratch[:RD_LEN]
+    read_scratch = scratch[RD_LEN:]
+    feat = tb[8]
+    feats = (feat[keys[0], 9], feat[keys[1], 9], feat[keys[2], 9])
     h_hand = _honor_state(c, -1)
     n_live = 0
     for t in range(N_KINDS):
@@ -421,10 +501,10 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
         c[t] += 1
         if use_table:
             legal, fails, jia, piao = fast_read_wait(
-                c, t, ms, False, rv, fails, tb, keys, feats, h_hand
+                c, t, ms, False, rv, fails, feat, keys, feats, h_hand
             )
         else:
-            legal = _read_win(c, t, ms, False, rv, rd, w, kinds, tiles, fails)
+            legal = _read_win(c, t, ms, False, rv, rd, read_scratch, fails)
             fails, jia, piao = rd[RD_FAILS], rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
         c[t] -= 1
         out[t, W_STRUCTURAL] = 1
@@ -440,10 +520,10 @@ def _judge_waits(c, ms, own, rv, tb, out, rd, w, kinds, tiles):
                 c[t] += 1
                 if use_table:
                     legal, fails, jia, piao = fast_read_wait(
-                        c, t, ms, True, rv, out[t, W_FAILS], tb, keys, feats, h_hand
+                        c, t, ms, True, rv, out[t, W_FAILS], feat, keys, feats, h_hand
                     )
                 else:
-                    _read_win(c, t, ms, True, rv, rd, w, kinds, tiles, -1)
+                    _read_win(c, t, ms, True, rv, rd, read_scratch, -1)
                     jia, piao = rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
                 c[t] -= 1
                 out[t, W_JIAHU] = 1 if jia else 0
@@ -488,10 +568,7 @@ def look_rule(tenpai, own, rv):
 def judge_waits_rows(c, ms, own, rv, tb, out, n_live, look):
     """``judge_waits`` and ``look_rule`` over rows: c/own uint8[N, 34], ms int64[N, MS_LEN]
     -> out[N, 34, W_COLS], n_live[N], look[N]."""
-    rd = np.empty(RD_LEN, np.int64)
-    w = np.empty(N_KINDS, np.uint8)
-    kinds = np.empty(4, np.int64)
-    tiles = np.empty(4, np.int64)
+    scratch = np.empty(WAITS_SCRATCH, np.int64)
     for r in range(c.shape[0]):
-        n_live[r] = _judge_waits(c[r], ms[r], own[r], rv, tb, out[r], rd, w, kinds, tiles)
+        n_live[r] = _judge_waits(c[r], ms[r], own[r], rv, tb, out[r], scratch)
         look[r] = look_rule(n_live[r] > 0, own[r], rv)

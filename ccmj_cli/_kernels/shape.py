@@ -87,39 +87,80 @@ def _waits_of(c, g, with_pair, tb):
 
 
 @njit(cache=True)
-def structural_waits(c, tb):
-    """Bit t set when the 3k+1 concealed tiles + t are exactly k sets + a pair."""
-    ones = -1
+def wait_groups(c):
+    """Where the waits of 3k+1 tiles can lie, from the groups' (m, p, s, z) counts mod 3.
+
+    (g, -1): group g is at 1 mod 3 and the others at 0 (the wait makes g sets + the pair);
+    (g, h): groups g < h are at 2 mod 3 and the others at 0 (the wait makes one of them sets,
+    the other holds the pair); (-1, -1): any other pattern has no structural wait.
+    """
+    one = -1
     two_a = -1
     two_b = -1
-    n_ones = 0
-    n_twos = 0
     for g in range(4):
         s = 0
         for i in range(9 * g, 9 * g + (7 if g == 3 else 9)):
             s += c[i]
         r = s % 3
         if r == 1:
-            n_ones += 1
-            ones = g
+            if one >= 0:
+                return -1, -1
+            one = g
         elif r == 2:
-            n_twos += 1
+            if two_b >= 0:
+                return -1, -1
             if two_a < 0:
                 two_a = g
             else:
                 two_b = g
-        elif not _exact(c, g, tb) & 1:
-            return np.int64(0)
+    if one >= 0 and two_a < 0:
+        return one, -1
+    if one < 0 and two_b >= 0:
+        return two_a, two_b
+    return -1, -1
+
+
+@njit(cache=True, inline="always")
+def rest_is_sets(a, b, exact):
+    """Every group but ``a`` and ``b`` (from ``wait_groups``) is exactly sets. ``exact`` bit g:
+    group g as it stands is sets (0 mod 3) or sets + a pair (2 mod 3)."""
+    others = 15 & ~(1 << a)
+    if b >= 0:
+        others &= ~(1 << b)
+    return exact & others == others
+
+
+@njit(cache=True, inline="always")
+def waits_from_groups(a, b, exact, wa, wb):
+    """Structural waits of groups ``a``, ``b`` once ``rest_is_sets``: ``wa`` / ``wb`` are the
+    tiles making group a / b sets + a pair (1 mod 3) or sets (2 mod 3)."""
+    if b < 0:
+        return wa
     m = np.int64(0)
-    if n_ones == 1 and n_twos == 0:
-        m = _waits_of(c, ones, True, tb)
-    elif n_ones == 0 and n_twos == 2:
-        # the tile completes one two-group as sets; the other must be sets + the pair
-        if _exact(c, two_b, tb) & 2:
-            m |= _waits_of(c, two_a, False, tb)
-        if _exact(c, two_a, tb) & 2:
-            m |= _waits_of(c, two_b, False, tb)
+    if exact >> b & 1:  # the tile completes a as sets, b holds the pair
+        m |= wa
+    if exact >> a & 1:
+        m |= wb
     return m
+
+
+@njit(cache=True)
+def structural_waits(c, tb):
+    """Bit t set when the 3k+1 concealed tiles + t are exactly k sets + a pair."""
+    a, b = wait_groups(c)
+    if a < 0:
+        return np.int64(0)
+    exact = 0
+    for g in range(4):
+        if g != a or b >= 0:  # (a group at 1 mod 3 is never exact)
+            need = 2 if g == a or g == b else 1
+            if _exact(c, g, tb) & need:
+                exact |= 1 << g
+    if not rest_is_sets(a, b, exact):
+        return np.int64(0)
+    wa = _waits_of(c, a, b < 0, tb)
+    wb = _waits_of(c, b, False, tb) if b >= 0 else np.int64(0)
+    return waits_from_groups(a, b, exact, wa, wb)
 
 
 @njit(cache=True)

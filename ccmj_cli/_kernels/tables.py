@@ -6,9 +6,11 @@ Sets never cross a suit, so a hand is judged suit by suit. A suit's tile counts 
 - ``exact``  bit 0: the tiles are exactly some sets; bit 1: exactly sets + one pair;
 - ``dist``   for each target (i sets, j pairs), i <= 4, j <= 1, the fewest tiles to add so that
              the suit contains such a group (the tomohxx / Tenhou distance, never a fifth copy);
-- ``waits0`` / ``waits1``  the tiles t for which counts + t is exactly sets / sets + pair.
+- ``waits0`` / ``waits1``  the tiles t for which counts + t is exactly sets / sets + pair;
+- ``features`` (suits only) the 刻/顺/夹 features of the readings, with and without each
+  winning tile: everything ``judge_waits`` needs from a suit in one row (``_build_features``).
 
-Honors use the same tables over seven digits with no chows. The tables are built by a jitted
+Honors use the first four tables over seven digits with no chows. The tables are built by a jitted
 pass in under a second and cached as ``.npy`` files in ``~/.cache/ccmj`` (or ``$CCMJ_CACHE_DIR``).
 """
 
@@ -110,9 +112,14 @@ def _build(n, allow_chow):
 def _build_features(exact):
     """Per suit pattern: which reading features its readings can have, for 夹胡/刻/飘 judgment.
 
-    feat[key, x] (x = position 0-8 of the winning tile in this suit, 9 = not in this suit) has
-    bit (P | C << 1 | J << 2) set when some reading of the pattern has a pung (P), a chow (C)
-    and puts the winning tile in a 夹 shape (J: 坎张, 边张 or 单调 on the pair).
+    Bits: (P | C << 1 | J << 2) is set when some reading has a pung (P), a chow (C) and puts
+    the winning tile in a 夹 shape (J: 坎张, 边张 or 单调 on the pair). Per pattern ``key``
+    (at most 13 tiles): feat[key, x], x = 0-8, holds the features of key + the winning tile x
+    (0 when that is not sets / sets + a pair, or x is held four times), and feat[key, 9] the
+    features of key itself (no winning tile in this suit; 0 when it is not sets / sets + a
+    pair). So one row answers a suit: the waits of a 1 or 2 mod 3 suit are the nonzero x,
+    whether a 0 or 2 mod 3 suit is sets (+ pair) is column 9, and judging a wait needs no
+    other lookup.
     """
     n = 9
     nkeys = 5**n
@@ -169,7 +176,7 @@ def _build_features(exact):
                             t = starts[i]
                             if x == t + 1 or (x == t + 2 and t == 0) or (x == t and t == 6):
                                 jia = 1
-                    feat[key, x] |= 1 << (base | jia << 2)
+                    feat[key - pw[x], x] |= 1 << (base | jia << 2)  # filed under key - x
     return feat
 
 

@@ -97,19 +97,34 @@ def test_random_hands_agree(interpreted, tiles, opts):
         same(interpreted, "check", S.text_of(tiles[1:]), S.name(tiles[0]), opts=opts)
 
 
-def test_the_command_line_never_imports_numba_for_one_hand():
-    """`ccmj waits HAND` (tables built) runs interpreted: Numba never loads."""
-    tables()  # built once per machine (by compiled kernels), as the first `ccmj` run does
+def run_ccmj(*args: str, **env: str) -> tuple[list[str], str]:
+    """`ccmj ARGS` as its own process: (its output lines, then "numba-imported exit-code")."""
     probe = (
         "import sys; from ccmj_cli.cli import main\n"
         "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
         "print('numba' in sys.modules, code)"
     )
+    env = {**{k: v for k, v in os.environ.items() if k != "CCMJ_JIT"}, **env}
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    *lines, last = out.splitlines()
+    return lines, last
+
+
+def test_the_command_line_never_imports_numba_for_one_hand():
+    """`ccmj waits HAND` (tables built) runs interpreted: Numba never loads."""
+    tables()  # built once per machine (by compiled kernels), as the first `ccmj` run does
     for args in (["waits", "111m456p789s2345s"], ["check", "111m456p789s2345s", "2s"],
                  ["shanten", "1235m4568p789s234s"], ["score", "111m456p789s2345s", "-w", "2s"],
                  ["bao", "111m456p789s2345s", "--bao", "5s"]):  # fmt: skip
-        out = subprocess.run(
-            [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True,
-            env={k: v for k, v in os.environ.items() if k != "CCMJ_JIT"},
-        ).stdout  # fmt: skip
-        assert out.splitlines()[-1] == "False 0", (args, out)
+        assert run_ccmj(*args)[1] == "False 0", args
+
+
+def test_a_first_run_builds_the_tables_in_a_child_and_still_runs_interpreted(tmp_path):
+    """On a machine with no tables yet, `ccmj waits HAND` has a compiled child build them (the
+    interpreted build would take minutes), then answers interpreted, Numba never imported."""
+    lines, last = run_ccmj("waits", "111m456p789s2345s", "--json", CCMJ_CACHE_DIR=str(tmp_path))
+    assert last == "False 0"
+    assert json.loads(lines[0])["waits"][0]["tile"] == "2s"
+    assert any(tmp_path.glob("ccmj/tables-v*/suit-features.npy"))

@@ -38,8 +38,11 @@ def interpret() -> bool:
 def _build_tables_compiled() -> None:
     import subprocess
     import sys
+    from pathlib import Path
 
-    code = "from ccmj_cli._kernels.tables import tables; tables()"
+    root = str(Path(__file__).resolve().parents[2])  # this very ccmj_cli, whatever the cwd
+    code = f"import sys; sys.path.insert(0, {root!r}); from ccmj_cli._kernels.tables import tables"
+    code += "; tables()"
     env = {**os.environ, "CCMJ_JIT": "1"}
     subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=False)
 

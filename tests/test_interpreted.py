@@ -97,7 +97,7 @@ def test_random_hands_agree(interpreted, tiles, opts):
         same(interpreted, "check", S.text_of(tiles[1:]), S.name(tiles[0]), opts=opts)
 
 
-def run_ccmj(*args: str, **env: str) -> tuple[list[str], str]:
+def run_ccmj(*args: str, stdin: str = "", **env: str) -> tuple[list[str], str]:
     """`ccmj ARGS` as its own process: (its output lines, then "numba-imported exit-code")."""
     probe = (
         "import sys; from ccmj_cli.cli import main\n"
@@ -106,8 +106,9 @@ def run_ccmj(*args: str, **env: str) -> tuple[list[str], str]:
     )
     env = {**{k: v for k, v in os.environ.items() if k != "CCMJ_JIT"}, **env}
     out = subprocess.run(
-        [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True, env=env
-    ).stdout
+        [sys.executable, "-c", probe, *args], input=stdin, capture_output=True, text=True,
+        check=True, env=env,
+    ).stdout  # fmt: skip
     *lines, last = out.splitlines()
     return lines, last
 
@@ -128,3 +129,17 @@ def test_a_first_run_builds_the_tables_in_a_child_and_still_runs_interpreted(tmp
     assert last == "False 0"
     assert json.loads(lines[0])["waits"][0]["tile"] == "2s"
     assert any(tmp_path.glob("ccmj/tables-v*/suit-features.npy"))
+
+
+def test_a_handful_of_stdin_lines_runs_interpreted_a_batch_compiled():
+    """Up to SMALL_BATCH stdin lines are answered interpreted (a shell script piping one hand
+    should not pay Numba's start-up); more run compiled. Same answers, line numbers kept."""
+    from ccmj_cli.cli.common import SMALL_BATCH
+
+    tables()
+    hands = ["111m456p789s2345s", "", "bad", "123m456p789s1123s"]
+    few, last = run_ccmj("waits", "-", "--json", stdin="\n".join(hands))
+    assert last == "False 4" and len(few) == 3  # exit 4: one line in error
+    assert json.loads(few[1])["line"] == 3
+    many, last = run_ccmj("waits", "-", "--json", stdin="\n".join(hands * SMALL_BATCH))
+    assert last == "True 4" and many[:3] == few

@@ -2,9 +2,9 @@
 
 Numba costs a process about 0.9 s before it runs anything (its import, then loading cached
 machine code), while judging one hand takes microseconds compiled and milliseconds under
-CPython. So a command that answers a single hand (``ccmj waits HAND``) runs the same kernel
-source interpreted, and never imports Numba; batches, bulk arrays, odds and the table run
-compiled. Either way there is one rules engine — the same source — and
+CPython. So a command that answers a single hand (``ccmj waits HAND``, or a handful of stdin
+lines) runs the same kernel source interpreted, and never imports Numba; batches, bulk arrays,
+odds and the table run compiled. Either way there is one rules engine — the same source — and
 tests/test_interpreted.py checks that both ways give the same answers.
 
 The mode is fixed when the first kernel module is imported: ``interpret()`` must come first.

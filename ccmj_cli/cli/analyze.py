@@ -10,11 +10,11 @@ from .common import (
     JsonOpt,
     RulesOpt,
     VisibleOpt,
+    choose_kernels,
     each_line,
     emit,
     handles_errors,
     run_batch,
-    single_hand,
     variant,
 )
 
@@ -54,7 +54,7 @@ def register(app: typer.Typer):
         ] = False,
     ):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
-        single_hand(hand)
+        choose_kernels(hand)
         from .. import hand as H  # the kernels load only for commands that use them
 
         v = variant(rules)
@@ -82,7 +82,7 @@ def register(app: typer.Typer):
         check: CheckOpt = False,
     ):
         """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
-        single_hand(hand)
+        choose_kernels(hand)
         from .. import hand as H
 
         v = variant(rules)
@@ -114,7 +114,7 @@ def register(app: typer.Typer):
         hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False
     ):
         """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
-        single_hand(hand)
+        choose_kernels(hand)
         from .. import hand as H
 
         v = variant(rules)

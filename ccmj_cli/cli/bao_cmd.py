@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from ..output import render_bao
-from .common import JsonOpt, RulesOpt, VisibleOpt, emit, handles_errors, single_hand, variant
+from .common import JsonOpt, RulesOpt, VisibleOpt, choose_kernels, emit, handles_errors, variant
 
 
 def register(app: typer.Typer):
@@ -23,7 +23,7 @@ def register(app: typer.Typer):
         json: JsonOpt = False,
     ):
         """May HAND look at the bao; is it 对宝; what a 摸宝 win scores; live copies; 换宝."""
-        single_hand(hand)
+        choose_kernels(hand)
         from .. import bao as B  # kernels load only when the command runs
 
         r = B.bao(hand, bao_tile, visible, seat, base, variant(rules))

@@ -1,8 +1,9 @@
 """Options and plumbing shared by every command: --rules, --json, errors, stdin batches."""
 
 import functools
+import itertools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated
 
 import typer
@@ -54,13 +55,26 @@ def handles_errors(fn):
 STANDALONE = False
 
 
-def single_hand(hand: str) -> None:
-    """The command answers one hand, not a stdin batch: run the kernels interpreted, sparing
-    Numba's start-up (see _kernels/jit.py). Call before the command imports its modules."""
-    if STANDALONE and hand != "-":
-        from .._kernels.jit import interpret
+SMALL_BATCH = 8  # stdin lines worth answering interpreted rather than paying Numba's start-up
+_stdin: tuple[list, Iterator] | None = None  # lines read ahead to count them, and the rest
 
-        interpret()
+
+def choose_kernels(hand: str) -> None:
+    """One hand, or a stdin batch of at most SMALL_BATCH lines: run the kernels interpreted,
+    sparing Numba's ~0.9 s start-up (see _kernels/jit.py). Call before the command imports its
+    modules; a batch's first lines are read ahead here to count them."""
+    global _stdin
+    if not STANDALONE:
+        return
+    if hand == "-":
+        rest = _read_stdin()
+        first = list(itertools.islice(rest, SMALL_BATCH + 1))
+        _stdin = (first, rest)
+        if len(first) > SMALL_BATCH:
+            return
+    from .._kernels.jit import interpret
+
+    interpret()
 
 
 def variant(spec: str | None) -> Variant:
@@ -72,6 +86,16 @@ def emit(data: dict, as_json: bool, render: Callable[[dict], str]):
 
 
 def stdin_lines() -> Iterable[tuple[int, str]]:
+    """(line number, text) of each non-blank stdin line, the ones read ahead first."""
+    global _stdin
+    if _stdin is None:
+        return _read_stdin()
+    first, rest = _stdin
+    _stdin = None
+    return itertools.chain(first, rest)
+
+
+def _read_stdin() -> Iterator[tuple[int, str]]:
     # read bytes: undecodable input is a bad line (U+FFFD), not a UnicodeDecodeError traceback
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     for n, raw in enumerate(stream, 1):

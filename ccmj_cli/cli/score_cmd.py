@@ -6,7 +6,7 @@ import typer
 
 from ..errors import EXIT_FALSE
 from ..output import render_score
-from .common import JsonOpt, RulesOpt, emit, handles_errors, single_hand, variant
+from .common import JsonOpt, RulesOpt, choose_kernels, emit, handles_errors, variant
 
 KONGS_HELP = (
     "Kongs held by any seat, beside those in HAND: SEAT:MELDS items separated by commas, "
@@ -56,7 +56,7 @@ def register(app: typer.Typer):
 
         Payment from each paying loser = base x 2^(fan-1) (RULES.md §5); kongs settle apart (§7).
         """
-        single_hand(hand)
+        choose_kernels(hand)
         from .. import scoring as S  # kernels load only when the command runs
 
         r = S.score(hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules))

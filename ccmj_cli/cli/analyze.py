@@ -54,10 +54,10 @@ def register(app: typer.Typer):
         ] = False,
     ):
         """Waits of a 13-tile hand: structural, legal under the variant, live copies, 夹胡/飘胡."""
+        v = variant(rules)  # a bad variant is reported before stdin is read
         choose_kernels(hand)
         from .. import hand as H  # the kernels load only for commands that use them
 
-        v = variant(rules)
         seen = H.visible_counts(visible)  # parsed once, also for a whole batch
         if hand == "-":
             return run_batch(
@@ -82,10 +82,9 @@ def register(app: typer.Typer):
         check: CheckOpt = False,
     ):
         """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
+        v = variant(rules)
         choose_kernels(hand)
         from .. import hand as H
-
-        v = variant(rules)
 
         def answer(text: str, win_tile: str | None = win) -> dict:
             if win_tile is None:
@@ -114,10 +113,10 @@ def register(app: typer.Typer):
         hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False
     ):
         """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
+        v = variant(rules)
         choose_kernels(hand)
         from .. import hand as H
 
-        v = variant(rules)
         seen = H.visible_counts(visible)
         answer = lambda text: H.shanten(text, seen, v).to_dict()  # noqa: E731
         if hand == "-":

@@ -25,6 +25,17 @@ from .shape import next_reading
 N_TARGETS = 10  # target t = 2 * sets + pairs
 
 
+@njit(cache=True, inline="always")
+def _digits(key, n, d):
+    """Write the n base-5 digits of ``key`` (tile counts) into ``d``; return their sum."""
+    s = 0
+    for k in range(n):
+        d[k] = key % 5
+        key //= 5
+        s += d[k]
+    return s
+
+
 @njit(cache=True)
 def _build(n, allow_chow):
     nkeys = 5**n
@@ -77,12 +88,7 @@ def _build(n, allow_chow):
     waits0 = np.zeros(nkeys, np.uint16)
     waits1 = np.zeros(nkeys, np.uint16)
     for key in range(nkeys - 1, -1, -1):
-        r = key
-        s = 0
-        for k in range(n):
-            d[k] = r % 5
-            r //= 5
-            s += d[k]
+        s = _digits(key, n, d)
         for t in range(N_TARGETS):
             if contains[key] >> t & 1:
                 continue
@@ -137,12 +143,7 @@ def _build_features(exact):
         e = exact[key]
         if e == 0:
             continue
-        r = key
-        s = 0
-        for k in range(n):
-            d[k] = r % 5
-            r //= 5
-            s += d[k]
+        s = _digits(key, n, d)
         if s > 14:
             continue
         for pair in range(-1, n):

@@ -33,6 +33,7 @@ SCHEMA = {
     "quemen": ("bool", None),
     "piao_exempt": ("bool", None),
     "qidui": ("bool", None),
+    "qidui_jiahu": ("bool", None),
     "sanfeng_dan": ("bool", None),
     "xiaoji_feidan": ("bool", None),
     "bao_forbidden_without_yaojiu": ("bool", None),
@@ -198,6 +199,7 @@ class Variant:
         rv[L.RV_QUEMEN] = o["quemen"]
         rv[L.RV_PIAO_EXEMPT] = o["piao_exempt"]
         rv[L.RV_QIDUI] = o["qidui"]
+        rv[L.RV_QIDUI_JIAHU] = o["qidui_jiahu"]
         rv[L.RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] = o["bao_forbidden_without_yaojiu"]
         rv[L.RV_DRAGON_PAIR_IS_PUNG] = o["dragon_pair_is_pung"]
         rv[L.RV_DIANPAO] = DIANPAO_MODES.index(o["dianpao"])

@@ -208,10 +208,13 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
             readings.append((fails, jia, piao, False, value, (pair, tuple(sorted(sets)))))
     if opts["qidui"] and mi["n"] == 0 and qidui_complete(c):
         # 七对 (RULES.md §9, off by default): C1 and C2 apply; there is no set, so C3 (刻) does
-        # not; it scores 七对 (+ 豪华 with a quad) and never 夹胡 (the Official rules: 七对
-        # "不计单钓").
+        # not; it scores 七对 (+ 豪华 with a quad) and not 夹胡 (seed 004: 七对 "不计单钓")
+        # unless qidui_jiahu: then the win is a 单调, 夹 as RULES §4 reads for any pair.
         value = fan["qidui"] + (fan["haohua"] if 4 in c else 0)
-        readings.append((_content_fails(all_tiles, opts), False, False, True, value, ("qidui",)))
+        mode = opts["jiahu"]
+        jia = opts["qidui_jiahu"] and (mode != "single_wait" or single)
+        value += fan["jiahu"] if jia else 0
+        readings.append((_content_fails(all_tiles, opts), jia, False, True, value, ("qidui",)))
     if not readings:
         return Verdict(False, frozenset({("incomplete",)}), frozenset(), mq)
     legal = [r for r in readings if not r[0]]

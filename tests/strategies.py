@@ -214,6 +214,7 @@ BOOL_OPTIONS = (
     "quemen",
     "piao_exempt",
     "qidui",
+    "qidui_jiahu",
     "bao_forbidden_without_yaojiu",
 )
 _VARIANT_DIR = None

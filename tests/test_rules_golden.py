@@ -165,6 +165,12 @@ CHECK_CASES = [
          legal=False, reasons=("incomplete",)),
     Case("1122m3344p5566s7z", "7z", "qidui: 七对 wins, never 夹 (Official rules: 不计单钓)",
          opts={"qidui": True}, legal=True, qidui=True, jiahu=False, piao=False),
+    Case("1122m3344p5566s7z", "7z", "qidui_jiahu: the 七对 win is a 单调, so 夹 (RULES §4 read "
+         "literally)", opts={"qidui": True, "qidui_jiahu": True}, legal=True, qidui=True,
+         jiahu=True),
+    Case("1122m3344p5566s7z", "7z", "qidui_jiahu + jiahu: single_wait: 7z is the only wait: 夹",
+         opts={"qidui": True, "qidui_jiahu": True, "jiahu": "single_wait"}, legal=True,
+         qidui=True, jiahu=True),
     Case("2233m4455p6677s8s", "8s", "qidui: 七对 still needs 幺九 (C2)",
          opts={"qidui": True}, legal=False, reasons=("no_yaojiu",)),
     Case("1111m3344p5566s7z", "7z", "qidui: a quad counts as two pairs (豪华七对)",

@@ -477,3 +477,17 @@ def test_cli_check_exit_codes():
     )
     variant = runner.invoke(app, ["score", JIA_HAND, "--win", "5s", "--rules", "nosuch"])
     assert variant.exit_code == 3
+
+
+def test_qidui_jiahu_adds_the_jiahu_fan(tmp_path):
+    # 1122m3344p5566s7z + 7z, self-draw by S (non-dealer), 七对 on. Worked by hand (RULES §5):
+    # win 1 + 门清 1 + 七对 2 + 自摸 1 = 5 fan -> W, N pay 16, the dealer E (+1) 32: S +64.
+    # With qidui_jiahu the 单调 is 夹: +1 fan each -> 32, 32, 64: S +128.
+    plain = variant_file(tmp_path, "qidui: true\n")
+    r = S.score("1122m3344p5566s7z", "7z", rules=plain)
+    assert r.payments == {"E": -32, "S": 64, "W": -16, "N": -16}
+    assert "jiahu" not in [i.name for i in r.fan_items]
+    jia = variant_file(tmp_path, "qidui: true\nqidui_jiahu: true\n", "jia.yaml")
+    r = S.score("1122m3344p5566s7z", "7z", rules=jia)
+    assert r.payments == {"E": -64, "S": 128, "W": -32, "N": -32}
+    assert "jiahu" in [i.name for i in r.fan_items]

@@ -48,6 +48,7 @@ from .layout import (
     RV_PIAO_EXEMPT,
     RV_PIAO_STACKS_WITH_JIA,
     RV_QIDUI,
+    RV_QIDUI_JIAHU,
     RV_QUEMEN,
     RV_SPECIAL_KONG_BREAKS_MENQING,
     RV_SPECIAL_KONG_IS_PUNG,
@@ -150,6 +151,17 @@ def _consider(out, fails, jia, piao, qidui, value, pair, kinds, tiles, nsets):
     out[RD_VALUE] = value
 
 
+@njit(cache=True, inline="always")
+def jia_of(shape_jia, single, rv):
+    """夹胡 under the variant's `jiahu` mode: by shape, by 独听 (``single``), or either."""
+    mode = rv[RV_JIAHU]
+    if mode == JIAHU_ANY:
+        return shape_jia or single
+    if mode == JIAHU_SHAPE:
+        return shape_jia
+    return shape_jia and single
+
+
 @njit(cache=True)
 def judge_features(has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, base_fails):
     """The legal-win conditions on one reading, from its features: (fails, 夹胡, 飘胡, value).
@@ -167,13 +179,7 @@ def judge_features(has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, b
         fails |= FAIL_NO_PUNG
     if ms[MS_SETS] == 4 and not piao:
         fails |= FAIL_SINGLE_TILE_NOT_PIAO
-    mode = rv[RV_JIAHU]
-    if mode == JIAHU_ANY:
-        jia = shape_jia or single
-    elif mode == JIAHU_SHAPE:
-        jia = shape_jia
-    else:
-        jia = shape_jia and single
+    jia = jia_of(shape_jia, single, rv)
     if piao and not rv[RV_PIAO_STACKS_WITH_JIA]:
         jia = False
     value = 0
@@ -271,12 +277,12 @@ def _read_win(c, win, ms, single, rv, out, scratch, base_fails):
             _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k)
         w[pair] += 2
     if rv[RV_QIDUI] and ms[MS_SETS] == 0 and n == 14:
-        _read_qidui(out, c, base_fails, rv)
+        _read_qidui(out, c, single, base_fails, rv)
     return out[RD_LEGAL] == 1
 
 
 @njit(cache=True)
-def _read_qidui(out, c, base_fails, rv):
+def _read_qidui(out, c, single, base_fails, rv):
     quads = 0
     for t in range(N_KINDS):
         if c[t] % 2:
@@ -286,8 +292,12 @@ def _read_qidui(out, c, base_fails, rv):
     value = rv[RV_FAN_BASE + FAN_QIDUI]
     if quads:
         value += rv[RV_FAN_BASE + FAN_HAOHUA]
+    # the winning tile always completes a pair (单调); by default not 夹 (seed 004: 不计单钓)
+    jia = rv[RV_QIDUI_JIAHU] != 0 and jia_of(True, single, rv)
+    if jia:
+        value += rv[RV_FAN_BASE + FAN_JIAHU]
     kinds = np.zeros(4, np.int64)
-    _consider(out, base_fails, False, False, True, value, -1, kinds, kinds, 0)
+    _consider(out, base_fails, jia, False, True, value, -1, kinds, kinds, 0)
 
 
 @njit(cache=True, inline="always")

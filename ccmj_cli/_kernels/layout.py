@@ -48,6 +48,7 @@ RV_CHONGBAO_DOUBLE = 11  # 冲宝翻倍: 对宝 counts one extra fan
 RV_FAN_BASE = 12  # fan values, in FAN_* order
 RV_KONG_BASE = 24  # kong money values, in KONG_* order (24-29)
 RV_COVER_ONLY_UNDECLARED = 30  # 包庄 only when the discarder had not declared tenpai
+RV_QIDUI_JIAHU = 31  # a 七对 win is a 单调 for 夹胡
 RV_LEN = 32
 
 # fan items (index into the fan values, and the order they are reported in)

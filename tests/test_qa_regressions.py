@@ -12,6 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from ccmj_cli import hand as H
 from ccmj_cli import scoring as S
 from ccmj_cli.cli import app
 from ccmj_cli.errors import CcmjError
@@ -225,3 +226,16 @@ def test_kongs_errors_name_the_option():
         with pytest.raises(CcmjError) as e:
             S.score("123m456p46s88s111z", "5s", kongs=spec)
         assert e.value.exit_code == 2 and all(w in e.value.message for w in words), e.value
+
+
+def test_single_wait_reread_keeps_the_content_failures(tmp_path):
+    """Found by test_properties (2026-11-30): 1222333444555m waits on 1m alone; it lacks two
+    suits, so under 大胡缺 (piao_exempt) only the all-pung reading 11+222+333+444+555 is legal:
+    飘胡, and not 夹 (飘 does not stack). The fast path re-read the 独听 with failures 0 and let
+    a chow reading (夹 by 独听) win the tie when 夹 and 飘 are worth the same fan."""
+    room = tmp_path / "room.yaml"
+    room.write_text("piao_exempt: true\nfan: {jiahu: 1, piao: 1}\n", encoding="utf-8")
+    w = H.waits("1222333444555m", rules=str(room)).waits[0]
+    assert (w.tile, w.legal, w.jiahu, w.piao) == ("1m", True, False, True)
+    c = H.check("1222333444555m", "1m", rules=str(room))
+    assert (c.legal, c.jiahu, c.piao) == (True, False, True)

@@ -480,6 +480,13 @@ def judge_waits(c, ms, own, rv, tb, out):
     return _judge_waits(c, ms, own, rv, tb, out, out[0, :0])
 
 
+@njit(cache=True, inline="always")
+def _fails_with(t, suits, yaojiu, rv):
+    """Content failures (三色, 幺九) of the hand whose ``content_bits`` are suits/yaojiu, plus t."""
+    t_suits = suits | (1 << (t // 9)) if t < HONOR else suits
+    return fails_of_content(t_suits, yaojiu or is_yaojiu(t), rv)
+
+
 @njit(cache=True, inline="always")  # (a call passing the table tuple costs ~100 ns)
 def _judge_waits(c, ms, own, rv, tb, out, scratch):
     """judge_waits with a caller-owned ``scratch``: int64[WAITS_SCRATCH] under 七对, else
@@ -506,8 +513,7 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
     for t in range(N_KINDS):
         if not (m >> t & 1):
             continue
-        t_suits = suits | (1 << (t // 9)) if t < HONOR else suits
-        fails = fails_of_content(t_suits, yaojiu or is_yaojiu(t), rv)
+        fails = _fails_with(t, suits, yaojiu, rv)
         c[t] += 1
         if use_table:
             legal, fails, jia, piao = fast_read_wait(
@@ -529,8 +535,11 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
             if out[t, W_LEGAL] and own[t] < 4:
                 c[t] += 1
                 if use_table:
+                    # the content failures, not out's (0 once legal): a reading that is legal
+                    # only by an exemption (大胡缺) must not let the others through
+                    fails = _fails_with(t, suits, yaojiu, rv)
                     legal, fails, jia, piao = fast_read_wait(
-                        c, t, ms, True, rv, out[t, W_FAILS], feat, keys, feats, h_hand
+                        c, t, ms, True, rv, fails, feat, keys, feats, h_hand
                     )
                 else:
                     _read_win(c, t, ms, True, rv, rd, read_scratch, -1)

@@ -75,12 +75,12 @@ def record(seed, n: int, rv, tp, bots) -> dict:
     """Play one session of ``n`` hands from ``seed`` and keep every hand's wall, dice, events
     and final state (arrays named as ``_kernels.table.record_session``'s outputs)."""
     a = {
-        "walls": np.zeros((n, K.N_WALL), np.int64),
-        "dices": np.zeros((n, K.N_DICE), np.int64),
+        "walls": np.zeros((n, TL.N_WALL), np.int64),
+        "dices": np.zeros((n, TL.N_DICE), np.int64),
         "results": np.zeros((n, TL.R_LEN), np.int64),
-        "events": np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64),
+        "events": np.zeros((n, TL.MAX_EVENTS, TL.EV_COLS), np.int64),
         "concs": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
-        "melds": np.zeros((n, L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64),
+        "melds": np.zeros((n, L.N_SEATS, TL.MAX_MELDS, TL.MELD_COLS), np.int64),
         "n_melds": np.zeros((n, L.N_SEATS), np.int64),
         "ponds": np.zeros((n, L.N_KINDS), np.int64),
         "melded": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
@@ -118,7 +118,7 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
             for h in range(n):
                 K.accumulate(st, results[h])
                 k += 1
-                ne = min(int(results[h, TL.R_N_EVENTS]), K.MAX_EVENTS)
+                ne = min(int(results[h, TL.R_N_EVENTS]), TL.MAX_EVENTS)
                 rec = {
                     "hand": k,
                     "session": i,
@@ -176,35 +176,19 @@ def rerun(header: dict, rec: dict):
 
 def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
     """Play one hand from a fixed wall; returns its result, events and final state (arrays)."""
-    ev = np.zeros((K.MAX_EVENTS, TL.EV_COLS), np.int64)
+    ev = np.zeros((TL.MAX_EVENTS, TL.EV_COLS), np.int64)
     res = np.zeros(TL.R_LEN, np.int64)
-    conc = np.zeros((L.N_SEATS, L.N_KINDS), np.uint8)
-    melded = np.zeros((L.N_SEATS, L.N_KINDS), np.uint8)
-    mrec = np.zeros((L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
-    nm = np.zeros(L.N_SEATS, np.int64)
-    pond = np.zeros(L.N_KINDS, np.int64)
+    tab = K.new_table()
     g = K.play_hand(
-        np.asarray(wall, np.int64),
-        dealer,
-        np.asarray(dice, np.int64),
-        rv,
-        tables(),
-        tp,
-        bots,
-        ev,
-        True,
-        res,
-        conc,
-        melded,
-        mrec,
-        nm,
-        pond,
-    )
-    ne = min(int(res[TL.R_N_EVENTS]), K.MAX_EVENTS)
+        np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv, tables(), tp, bots,
+        ev, True, res, tab, K.new_work(),
+    )  # fmt: skip
+    _g, _ps, conc, melded, _ankong, _pungs, _ms, mrec, nm, pond, _exposed, _kpay = tab
+    ne = min(int(res[TL.R_N_EVENTS]), TL.MAX_EVENTS)
     return {
         "res": res, "events": ev[:ne], "conc": conc, "melded": melded, "mrec": mrec, "nm": nm,
-        "pond": pond, "head": int(g[K.G_HEAD]), "tail": int(g[K.G_TAIL]),
-        "stranded": [int(x) for x in g[K.G_STR : K.G_STR + min(int(g[K.G_NSTR]), 6)]],
+        "pond": pond, "head": int(g[TL.G_HEAD]), "tail": int(g[TL.G_TAIL]),
+        "stranded": [int(x) for x in g[TL.G_STR : TL.G_STR + min(int(g[TL.G_NSTR]), TL.N_STR)]],
     }  # fmt: skip
 
 

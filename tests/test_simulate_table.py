@@ -12,8 +12,8 @@ import pytest
 from ccmj_cli import hand as H
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
-from ccmj_cli._kernels import table as K
 from ccmj_cli._kernels import table_layout as TL
+from ccmj_cli._kernels import table_wall as WL
 from ccmj_cli.replay import play_wall, record, result_dict
 from ccmj_cli.rules import load_variant
 from ccmj_cli.simulate import POLICIES, session_plan, table_params
@@ -58,7 +58,7 @@ def build_wall(hands, draws="", tail="", at=None, dealer=E):
 
 
 def play(wall, dealer=E, dice=(3, 4), rv=RV, bots=BOTS):
-    d = np.array(list(dice) + [1] * (K.N_DICE - len(dice)), np.int64)
+    d = np.array(list(dice) + [1] * (TL.N_DICE - len(dice)), np.int64)
     out = play_wall(wall, dealer, d, rv, TP, bots)
     out["result"] = result_dict(out["res"], out["conc"], out["mrec"], out["nm"])
     out["ev"] = [tuple(int(x) for x in e) for e in out["events"]]
@@ -228,14 +228,14 @@ def test_duanyaojiu_may_declare_but_not_look():
 
 def test_wall_end_reserve():
     # RULES §8: 7 stacks never drawn; 8 with two kongs; +1 per further kong; odd tile no stack.
-    g = np.zeros(K.G_LEN, np.int64)
-    g[K.G_BAO_POS] = -1
+    g = np.zeros(TL.G_LEN, np.int64)
+    g[TL.G_BAO_POS] = -1
 
     def drawable(remaining, kongs):
-        g[K.G_HEAD] = 0
-        g[K.G_TAIL] = remaining - 1
-        g[K.G_KONGS] = kongs
-        return K.can_draw(g, TP)
+        g[TL.G_HEAD] = 0
+        g[TL.G_TAIL] = remaining - 1
+        g[TL.G_KONGS] = kongs
+        return WL.can_draw(g, TP)
 
     assert drawable(16, 0) and not drawable(15, 0) and not drawable(14, 0)
     assert drawable(16, 1) and not drawable(15, 1)

@@ -1,9 +1,11 @@
-"""The baseline table bots (decisions only; the engine in ``table.py`` applies them).
+"""The table bots: every decision a policy makes (the engine's phases apply them).
 
 Every rule judgment goes through the shared kernels: discards via ``policy.choose_discard``,
-legality and waits via ``judge``. The bot's own logic is only *whether to act*:
+legality and waits via ``judge``. A bot only decides *whether to act*, by its knobs (one row of
+``bots`` per seat, K_* layout):
 
 - discard: ``policy.choose_discard`` (minimise shanten, ties by live useful tiles / legal waits);
+  a declared (报听) hand discards the tile it drew;
 - 吃/碰 (knob K_CALL): 1 = call when the best discard after the call leaves a lower shanten than
   the hand has now, 2 = when it does not raise it; never a call that leaves a tenpai with no
   legal wait or a 手把一 (single tile) hand that can no longer be 飘胡;
@@ -15,12 +17,14 @@ legality and waits via ``judge``. The bot's own logic is only *whether to act*:
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .judge import W_LEGAL, judge_waits
-from .layout import MS_CHOWS, MS_SETS, N_KINDS
+from .layout import FIRST_SPECIAL, MS_CHOWS, MS_SETS, N_KINDS
 from .policy import choose_discard, discard_value
 from .shape import shanten
+from .table_layout import K_CALL, K_DECLARE, K_KONG, K_SPECIAL, P_DECLARED, P_SPECIAL
+from .table_state import group_of, ms_with_chow, ms_with_pung, own_tiles, unseen_by
 
 
 @njit(cache=True)
@@ -67,3 +71,173 @@ def shanten_without(c, t, n, tb):
     sh = shanten(c, tb)
     c[t] += n
     return sh
+
+
+@njit(cache=True)
+def call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_before, level):
+    """(shanten, live) after a call and the policy's discard, as ``best_after_discard``.
+
+    Shortcut with the same answer: the shanten of 3k+2 tiles is the shanten after their best
+    discard, so the discard policy only runs when the call can pass the shanten test.
+    """
+    sh = shanten(c2, tb)
+    if sh < 0:
+        sh = 0
+    if level == 0 or sh > sh_before or (level == 1 and sh == sh_before):
+        return sh, 1
+    return best_after_discard(c2, ms2, own2, unseen, rv, tb, buf)
+
+
+# ------------------------------------------------------------------ decisions
+@njit(cache=True)
+def choose_discard_at(tab, ws, s, drawn, rv, tb):
+    """The tile seat s discards (a declared hand: the tile it drew)."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    if ps[s, P_DECLARED] and drawn >= 0:
+        return drawn  # the hand is locked after 报听
+    own_tiles(conc, melded, s, own)
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    return choose_discard(conc[s], ms[s], own, unseen, rv, tb)
+
+
+@njit(cache=True)
+def wants_declare(tab, ws, s, bots, rv, tb):
+    """报听 after a discard, as soon as the hand is tenpai (a live legal wait)."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
+        return False
+    own_tiles(conc, melded, s, own)
+    return judge_waits(conc[s], ms[s], own, rv, tb, buf) > 0
+
+
+@njit(cache=True)
+def wants_special(bots, s):
+    """Declare a special kong the starting hand holds."""
+    return bots[s, K_SPECIAL] != 0
+
+
+@njit(cache=True)
+def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
+    """The kong the seat on turn declares, if any: (tile, 0 暗杠 | 1 加杠 | 2 补), (-1, -1)."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    if not bots[s, K_KONG]:
+        return -1, -1
+    own_tiles(conc, melded, s, own)
+    if ps[s, P_DECLARED]:
+        if drawn < 0:
+            return -1, -1
+        t = drawn
+        if conc[s, t] == 4:
+            c = conc[s]
+            c[t] -= 1
+            before = legal_mask(c, ms[s], own, rv, tb, buf)
+            c[t] -= 3
+            ms_with_pung(ms, s, t, False, ms2)
+            after = legal_mask(c, ms2, own, rv, tb, buf)
+            c[t] += 4
+            if before == after and before != 0:
+                return t, 0
+        elif pungs[s, t]:
+            return t, 1
+        elif group_of(t) >= 0 and ps[s, P_SPECIAL + group_of(t) - FIRST_SPECIAL]:
+            return t, 2
+        return -1, -1
+    sh0 = max(shanten(conc[s], tb), 0)  # = shanten after the policy's discard
+    for t in range(N_KINDS):
+        if conc[s, t] == 4 and shanten_without(conc[s], t, 4, tb) <= sh0:
+            return t, 0
+        if conc[s, t] >= 1 and pungs[s, t] and shanten_without(conc[s], t, 1, tb) <= sh0:
+            return t, 1
+        gk = group_of(t)
+        if (
+            conc[s, t] >= 1
+            and gk >= 0
+            and ps[s, P_SPECIAL + gk - FIRST_SPECIAL]
+            and not dealer_first
+            and shanten_without(conc[s], t, 1, tb) <= sh0
+        ):
+            return t, 2
+    return -1, -1
+
+
+@njit(cache=True)
+def wants_mingkong(tab, ws, s, d, bots, rv, tb):
+    """A kong of seat s on the discard d (he holds three): a declared hand only when its legal
+    waits stay the same, else when the shanten does not rise. ``own2`` holds s's tiles."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    if not bots[s, K_KONG]:
+        return False
+    ms_with_pung(ms, s, d, True, ms2)
+    if ps[s, P_DECLARED]:
+        before = legal_mask(conc[s], ms[s], own2, rv, tb, buf)
+        for i in range(N_KINDS):
+            c2[i] = conc[s, i]
+        c2[d] -= 3
+        own2[d] += 1
+        after = legal_mask(c2, ms2, own2, rv, tb, buf)
+        own2[d] -= 1
+        return before == after and before != 0
+    return shanten_without(conc[s], d, 3, tb) <= shanten(conc[s], tb)
+
+
+@njit(cache=True)
+def wants_pung(tab, ws, s, t, bots, rv, tb):
+    """A pung of seat s (holding two or more) on the tile t offered (a discard, or a 补 tile to
+    rob: 抢叉), by the K_CALL rule. A declared hand never pungs."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    if ps[s, P_DECLARED] or not bots[s, K_CALL]:
+        return False
+    own_tiles(conc, melded, s, own2)
+    own2[t] += 1
+    for i in range(N_KINDS):
+        c2[i] = conc[s, i]
+    c2[t] -= 2
+    ms_with_pung(ms, s, t, True, ms2)
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    sh_b = shanten(conc[s], tb)
+    sh_a, live_a = call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL])
+    return accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2)
+
+
+@njit(cache=True)
+def best_chow(tab, ws, s, d, bots, rv, tb):
+    """The chow seat s (next after the discarder) makes on the suit tile d: the first tile of
+    the best chow by the K_CALL rule (fewest shanten, then most live tiles), -1 for none."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    if ps[s, P_DECLARED] or not bots[s, K_CALL]:
+        return -1
+    best_lo = -1
+    best_sh = 99
+    best_live = -1
+    own_tiles(conc, melded, s, own2)
+    own2[d] += 1
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    sh_b = shanten(conc[s], tb)
+    r = d % 9
+    for lo in range(d - 2, d + 1):
+        lr = r - (d - lo)
+        if lr < 0 or lr > 6:
+            continue
+        ok = True
+        for i in range(3):
+            if lo + i != d and conc[s, lo + i] == 0:
+                ok = False
+        if not ok:
+            continue
+        for i in range(N_KINDS):
+            c2[i] = conc[s, i]
+        for i in range(3):
+            if lo + i != d:
+                c2[lo + i] -= 1
+        ms_with_chow(ms, s, lo, ms2)
+        sh_a, live_a = call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_b, bots[s, K_CALL])
+        better = sh_a < best_sh or (sh_a == best_sh and live_a > best_live)
+        if better and accept_call(bots[s, K_CALL], sh_b, sh_a, live_a, ms2):
+            best_lo, best_sh, best_live = lo, sh_a, live_a
+    return best_lo

@@ -1,6 +1,44 @@
-"""Index constants of the table simulation: events, per-hand results, statistics, bot knobs, table
-parameters. Layout only (which slot means what); rule values arrive as kernel arguments.
+"""Index constants of the table simulation: the state arrays, events, per-hand results,
+statistics, bot knobs, table parameters. Layout only (which slot means what); rule values arrive
+as kernel arguments.
 """
+
+# --- sizes
+N_WALL = 136
+N_DICE = 16  # dice pre-rolled per hand (bao rolls and re-rolls use them in turn)
+MAX_MELDS = 6
+MELD_COLS = 18  # kind, tile count, up to 16 tiles
+MAX_EVENTS = 400
+
+# --- scalar table state: g[G_*] (int64)
+G_HEAD = 0  # next wall position drawn from the head
+G_TAIL = 1  # next wall position drawn from the tail (replacement draws)
+G_BAO_POS = 2  # wall position of the bao (-1: none rolled)
+G_BAO = 3  # the bao's tile kind (-1: none)
+G_BAO_VER = 4  # bumped at every roll: a seat has seen the current bao when P_LOOKED equals it
+G_KONGS = 5  # kongs declared this hand (special kongs included): the reserve grows with them
+G_DICE_I = 6  # dice used so far
+G_NEV = 7  # events so far (recorded or not)
+G_REC = 8  # 1: record events
+G_NSTR = 9  # wall tiles the draws stepped over (the bao in place): still in the wall
+G_STR = 10  # their positions (up to N_STR)
+N_STR = 6
+G_CUR = 16  # the seat on turn
+G_DRAWN = 17  # the tile the seat on turn just drew (-1: his turn began with a claim)
+G_WINNER = 18  # -1 until someone wins
+G_HOW = 19  # HOW_* of the win
+G_WIN_TILE = 20  # the tile the win is scored with
+G_PHYS = 21  # the tile physically taken (摸宝: the bao-kind tile drawn; 对宝: -1)
+G_DISCARDER = 22  # the seat whose tile was won on (-1: self-drawn)
+G_DEALER = 23
+G_LEN = 24
+
+# --- per-seat state: ps[seat, P_*] (int64)
+P_DECLARED = 0  # 1 after 报听
+P_LOOKED = 1  # G_BAO_VER of the bao the seat last looked at (-1: never)
+P_FIRST = 2  # 1 until the seat's first turn is over (special kongs, the dealer's no-补)
+P_SPECIAL = 3  # 4 slots: special kongs of each kind held (MELD_XUANFENG .. MELD_JIUDAN)
+P_LEN = 7
 
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)

@@ -1,0 +1,138 @@
+"""The bao (宝牌) at the table (RULES.md §6): the roll, the look, 对宝, 摸宝 and 换宝.
+
+The first declarer rolls the dice at his next draw; the bao is the tile that many stacks from
+the wall's tail and stays in the wall (draws step over it). Every declarer who may look (a
+断幺九 hand may not, under bao_forbidden_without_yaojiu) looks at his draw, again after each
+换宝: 对宝 when the bao's kind is one of his legal waits. Having seen the current bao, drawing a
+tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kind are public
+(discards, exposed melds), the bao is re-rolled and the old tile returns to its place.
+"""
+
+import numpy as np
+
+from .jit import njit
+from .judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
+from .layout import HOW_DUIBAO, HOW_MOBAO
+from .table_layout import (
+    EV_BAO,
+    EV_BAO_CHANGE,
+    EV_LOOK,
+    G_BAO,
+    G_BAO_POS,
+    G_BAO_VER,
+    G_CUR,
+    G_DEALER,
+    G_DICE_I,
+    G_DRAWN,
+    G_HEAD,
+    G_TAIL,
+    N_DICE,
+    P_DECLARED,
+    P_LOOKED,
+    R_BAO_ROLLED,
+    TP_BAO_DICE,
+)
+from .table_settle import capture, score_bao_win, score_win, won
+from .table_state import event, own_tiles
+
+
+@njit(cache=True)
+def roll_bao(wall, g, dice, tp, pond, exposed, ev, seat):
+    """Roll for the bao (re-rolling while its kind is dead); returns the bao tile."""
+    for _ in range(8):
+        d = 0
+        for _k in range(tp[TP_BAO_DICE]):
+            d += dice[g[G_DICE_I] % N_DICE]
+            g[G_DICE_I] += 1
+        pos = g[G_TAIL] - 2 * (d - 1)
+        if pos < g[G_HEAD]:
+            pos = g[G_HEAD]
+        g[G_BAO_POS] = pos
+        g[G_BAO] = wall[pos]
+        g[G_BAO_VER] += 1
+        event(ev, g, EV_BAO, seat, g[G_BAO], d, pos)
+        b = g[G_BAO]
+        if pond[b] + exposed[b] < 3:
+            break
+        event(ev, g, EV_BAO_CHANGE, -1, b, 0, 0)
+    return g[G_BAO]
+
+
+@njit(cache=True)
+def check_bao_dead(wall, g, dice, tp, pond, exposed, ev):
+    """换宝: the three other copies of the bao kind are public -> re-roll."""
+    b = g[G_BAO]
+    if b >= 0 and pond[b] + exposed[b] >= 3:
+        event(ev, g, EV_BAO_CHANGE, -1, b, 0, 0)
+        roll_bao(wall, g, dice, tp, pond, exposed, ev, -1)
+
+
+@njit(cache=True)
+def may_look(conc, melded, s, rv):
+    """May a tenpai player look at the bao: the shared judge.look_rule on his tiles, melds
+    included (断幺九 may not, under bao_forbidden_without_yaojiu)."""
+    own = conc[s].astype(np.int64) + melded[s]
+    return look_rule(True, own, rv) == LOOK_OK
+
+
+@njit(cache=True)
+def sees_bao(ps, g, s):
+    """Seat s has declared and seen the current bao (a draw of its kind is 摸宝)."""
+    return ps[s, P_DECLARED] and ps[s, P_LOOKED] >= 0 and ps[s, P_LOOKED] == g[G_BAO_VER]
+
+
+@njit(cache=True)
+def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
+    """Before the seat on turn draws: a declarer who may look rolls (the first) and looks at the
+    bao; 对宝 wins at once. Returns whether the hand is won."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    cur = g[G_CUR]
+    if not (ps[cur, P_DECLARED] and may_look(conc, melded, cur, rv)):
+        return False
+    if g[G_BAO] < 0:
+        roll_bao(wall, g, dice, tp, pond, exposed, ev, cur)
+        res[R_BAO_ROLLED] = 1
+    if ps[cur, P_LOOKED] == g[G_BAO_VER]:
+        return False
+    ps[cur, P_LOOKED] = g[G_BAO_VER]
+    event(ev, g, EV_LOOK, cur, g[G_BAO], 0, 0)
+    own_tiles(conc, melded, cur, own)
+    judge_waits(conc[cur], ms[cur], own, rv, tb, buf)
+    w = g[G_BAO]
+    if not buf[w, W_LEGAL]:
+        return False
+    # 对宝: the hand wins with the bao's kind
+    dealer = g[G_DEALER]
+    tot = score_win(
+        conc[cur], w, ms[cur], own, HOW_DUIBAO, cur, dealer, -1, rv, tb, rd, items, fan, pay
+    )
+    if tot < 0:
+        return False
+    capture(res, rd, items, fan, pay)
+    won(g, cur, HOW_DUIBAO, w, -1, -1)
+    return True
+
+
+@njit(cache=True)
+def mobao_win(rv, tb, res, tab, ws):
+    """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
+    for his legal wait that scores best. Returns whether he wins."""
+    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    cur = g[G_CUR]
+    drawn = g[G_DRAWN]
+    if not (sees_bao(ps, g, cur) and drawn == g[G_BAO]):
+        return False
+    c = conc[cur]
+    c[drawn] -= 1
+    own_tiles(conc, melded, cur, own)
+    w = score_bao_win(
+        c, ms[cur], own, HOW_MOBAO, cur, g[G_DEALER], rv, tb, rd, items, fan, pay, buf
+    )
+    c[drawn] += 1
+    if w < 0:
+        return False
+    capture(res, rd, items, fan, pay)
+    won(g, cur, HOW_MOBAO, w, drawn, -1)
+    return True

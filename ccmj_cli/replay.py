@@ -1,7 +1,7 @@
 """Hand logs of the table simulation: write them (JSON lines), read them back, replay a hand.
 
 A log starts with a header line (the rule vector, table parameters and bot knobs the run used),
-then one line per hand: the wall in draw order, the dealer, the pre-rolled dice, every event,
+then one line per hand: the wall in draw order, the dealer, the dice the hand rolled, every event,
 the result, the final hands, and the winner's hand for ``ccmj check``. A hand is fully determined
 by its wall, dealer and dice, so ``replay_hand(..., verify=True)`` re-plays it through the engine
 and checks the log against it.
@@ -21,7 +21,8 @@ from .errors import HandError, UsageError
 
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
-LOG_VERSION = 1
+DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
+LOG_VERSION = 2  # 2: dice as rolled, discarder_declared, the no_bao event
 
 
 def _tile(t: int) -> str | None:
@@ -51,6 +52,11 @@ def result_dict(res, conc, mrec, nm) -> dict:
         "how": HOW_NAMES[int(res[TL.R_HOW])] if w >= 0 else "huang",
         "tile": _tile(res[TL.R_TILE]),
         "discarder": _seat(res[TL.R_DISCARDER]),
+        "discarder_declared": (
+            DECLARED_NAMES[int(res[TL.R_DISCARDER_DECLARED])]
+            if res[TL.R_DISCARDER_DECLARED] >= 0
+            else None
+        ),
         "fan": int(res[TL.R_FAN]) if w >= 0 else 0,
         "jiahu": bool(res[TL.R_JIAHU]),
         "piao": bool(res[TL.R_PIAO]),
@@ -69,6 +75,14 @@ def result_dict(res, conc, mrec, nm) -> dict:
         d["winning_hand"] = hand_text(c, mrec[w], nm[w])
         d["win_tile"] = T.tile_name(int(res[TL.R_TILE]))
     return d
+
+
+def n_events(res) -> int:
+    """The events of a hand; a hand is never cut: more than the buffer holds is an error."""
+    n = int(res[TL.R_N_EVENTS])
+    if n > TL.MAX_EVENTS:
+        raise RuntimeError(f"a hand had {n} events, more than the log holds ({TL.MAX_EVENTS})")
+    return n
 
 
 def record(seed, n: int, rv, tp, bots) -> dict:
@@ -118,7 +132,7 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
             for h in range(n):
                 K.accumulate(st, results[h])
                 k += 1
-                ne = min(int(results[h, TL.R_N_EVENTS]), TL.MAX_EVENTS)
+                ne = n_events(results[h])
                 rec = {
                     "hand": k,
                     "session": i,
@@ -126,7 +140,7 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
                     "session_seed": int(sd),
                     "dealer": SEATS[int(results[h, TL.R_DEALER])],
                     "wall": [T.tile_name(int(t)) for t in walls[h]],
-                    "dice": [int(x) for x in dices[h]],
+                    "dice": [int(x) for x in dices[h, : results[h, TL.R_DICE_USED]]],
                     "events": events[h, :ne].tolist(),
                     "result": result_dict(results[h], concs[h], melds[h], n_melds[h]),
                     "final": {
@@ -166,7 +180,8 @@ def hand_record(path, k: int) -> tuple[dict, dict]:
 def rerun(header: dict, rec: dict):
     """Play a logged hand again through the engine: (result, events, conc, mrec, nm)."""
     wall = np.array([T.tile_index(t) for t in rec["wall"]], np.int64)
-    dice = np.array(rec["dice"], np.int64)
+    dice = np.ones(TL.N_DICE, np.int64)  # the dice the hand did not roll play no part
+    dice[: len(rec["dice"])] = rec["dice"]
     rv = np.array(header["rv"], np.int64)
     tp = np.array(header["tp"], np.int64)
     bots = np.array(header["bots"], np.int64)
@@ -183,8 +198,8 @@ def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
         np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv, tables(), tp, bots,
         ev, True, res, tab, K.new_work(),
     )  # fmt: skip
-    _g, _ps, conc, melded, _ankong, _pungs, _ms, mrec, nm, pond, _exposed, _kpay = tab
-    ne = min(int(res[TL.R_N_EVENTS]), TL.MAX_EVENTS)
+    _g, _ps, conc, melded, _ankong, _pungs, _taken, _ms, mrec, nm, pond, _exposed, _kpay = tab
+    ne = n_events(res)
     return {
         "res": res, "events": ev[:ne], "conc": conc, "melded": melded, "mrec": mrec, "nm": nm,
         "pond": pond, "head": int(g[TL.G_HEAD]), "tail": int(g[TL.G_TAIL]),
@@ -236,6 +251,9 @@ def event_text(row) -> str:
         return f"{who} wins ({how}) with {tile}{src}"
     if kind == TL.EV_HUANG:
         return "the wall is at its end: 荒庄 (drawn hand)"
+    if kind == TL.EV_NO_BAO:
+        by = f"{who} rolls {a}" if who else f"re-roll {a}"
+        return f"bao: {by} -> no tile in the wall can be the bao: no bao for the rest of the hand"
     return name
 
 

@@ -55,6 +55,9 @@ def table_params(v: Variant) -> np.ndarray:
     tp[TL.TP_BAO_DICE] = v.bao_dice
     tp[TL.TP_SANFENG] = 1 if v.sanfeng_dan else 0
     tp[TL.TP_XIAOJI] = 1 if v.xiaoji_feidan else 0
+    # special kongs from the dealt tiles (RULES §7), or on the first discard turn (MIL 2024)
+    timing = getattr(v, "special_kong_timing", "dealt")
+    tp[TL.TP_SPECIAL_TIMING] = TL.SPECIAL_FIRST_TURN if timing == "first_turn" else TL.SPECIAL_DEALT
     return tp
 
 

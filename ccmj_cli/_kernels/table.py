@@ -46,7 +46,7 @@ from .table_layout import (
 )
 from .table_settle import accumulate, finish, reset_result, self_draw_win
 from .table_state import event, new_table, new_work, reset_table
-from .table_wall import can_draw, deal, deal_hand, draw_head
+from .table_wall import can_draw, deal, deal_hand, take
 
 # phases of the turn loop
 PH_DRAW = 0
@@ -61,7 +61,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     Fills ``res`` (R_* layout). When ``rec`` is true, events go to ``ev`` (EV_* rows). The
     table state keeps the final hands, melds and discards for inspection.
     """
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     reset_result(res, dealer)
     reset_table(tab, dealer, rec)
     deal(wall, dealer, conc, g)
@@ -77,9 +77,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             if not can_draw(g, tp):
                 event(ev, g, EV_HUANG, -1, -1, 0, 0)
                 break
-            t = draw_head(wall, g)
-            conc[cur, t] += 1
-            g[G_DRAWN] = t
+            t = take(wall, g, conc, taken, cur, False)
             event(ev, g, EV_DRAW, cur, t, 0, 0)
 
         # ---------------- the player on turn holds 3k+2 tiles: win, special kongs, kongs
@@ -173,7 +171,7 @@ def record_session(
     rs[0] = seed
     tab = new_table()
     ws = new_work()
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     dealer = 0
     for h in range(n_hands):
         deal_hand(rs, walls[h], dices[h])

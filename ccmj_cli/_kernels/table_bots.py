@@ -92,7 +92,7 @@ def call_value(c2, ms2, own2, unseen, rv, tb, buf, sh_before, level):
 @njit(cache=True)
 def choose_discard_at(tab, ws, s, drawn, rv, tb):
     """The tile seat s discards (a declared hand: the tile it drew)."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     if ps[s, P_DECLARED] and drawn >= 0:
         return drawn  # the hand is locked after 报听
@@ -104,7 +104,7 @@ def choose_discard_at(tab, ws, s, drawn, rv, tb):
 @njit(cache=True)
 def wants_declare(tab, ws, s, bots, rv, tb):
     """报听 after a discard, as soon as the hand is tenpai (a live legal wait)."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
         return False
@@ -121,7 +121,7 @@ def wants_special(bots, s):
 @njit(cache=True)
 def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
     """The kong the seat on turn declares, if any: (tile, 0 暗杠 | 1 加杠 | 2 补), (-1, -1)."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     if not bots[s, K_KONG]:
         return -1, -1
@@ -167,7 +167,7 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
 def wants_mingkong(tab, ws, s, d, bots, rv, tb):
     """A kong of seat s on the discard d (he holds three): a declared hand only when its legal
     waits stay the same, else when the shanten does not rise. ``own2`` holds s's tiles."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     if not bots[s, K_KONG]:
         return False
@@ -188,7 +188,7 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
 def wants_pung(tab, ws, s, t, bots, rv, tb):
     """A pung of seat s (holding two or more) on the tile t offered (a discard, or a 补 tile to
     rob: 抢叉), by the K_CALL rule. A declared hand never pungs."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
         return False
@@ -208,7 +208,7 @@ def wants_pung(tab, ws, s, t, bots, rv, tb):
 def best_chow(tab, ws, s, d, bots, rv, tb):
     """The chow seat s (next after the discarder) makes on the suit tile d: the first tile of
     the best chow by the K_CALL rule (fewest shanten, then most live tiles), -1 for none."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
         return -1

@@ -21,12 +21,13 @@ from .table_layout import (
     G_DRAWN,
     G_KONGS,
     P_FIRST,
+    R_DISCARDER_DECLARED,
     R_JIEHU,
     R_KONGS,
 )
-from .table_settle import can_win, capture, pay_kong, score_win, won
+from .table_settle import can_win, capture, declared_state, pay_kong, score_win, won
 from .table_state import add_meld, event, own_tiles
-from .table_wall import can_draw, draw_tail
+from .table_wall import can_draw, take
 
 # what a discard led to
 CLAIM_NONE = 0  # nobody claimed: the next seat draws
@@ -39,7 +40,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
     """胡 on the tile t given up by seat ``src``: the nearest counter-clockwise seat that can win
     on it wins (its judgment and payments are captured). Returns (winner, claimants); with
     ``nearest_only`` the search stops at the winner (claimants is then 0 or 1)."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     winner = -1
     n_win = 0
@@ -49,11 +50,13 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
         if can_win(conc[s], t, ms[s], own2, rv, tb, rd):
             n_win += 1
             if winner < 0:
+                dstate = declared_state(ps, g, src)  # 包庄 depends on it
                 score_win(
-                    conc[s], t, ms[s], own2, HOW_DISCARD, s, g[G_DEALER], src, rv, tb, rd, items,
-                    fan, pay,
+                    conc[s], t, ms[s], own2, HOW_DISCARD, s, g[G_DEALER], src, dstate, rv, tb,
+                    rd, items, fan, pay,
                 )  # fmt: skip
                 capture(res, rd, items, fan, pay)
+                res[R_DISCARDER_DECLARED] = dstate
                 winner = s
                 if nearest_only:
                     break
@@ -63,7 +66,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
 @njit(cache=True)
 def make_pung(tab, ws, s, t):
     """Seat s's two concealed copies of t and the claimed one become an exposed pung."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     conc[s, t] -= 2
     melded[s, t] += 3
@@ -85,7 +88,7 @@ def _take_turn(g, ps, s, drawn):
 @njit(cache=True)
 def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
     """The claims on the discard d of the seat on turn; returns CLAIM_*."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     cur = g[G_CUR]
     # 胡: nearest counter-clockwise wins (截胡)
@@ -115,8 +118,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             res[R_KONGS] += 1
             event(ev, g, EV_MINGKONG, s, d, 0, cur)
             check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
-            t = draw_tail(wall, g)
-            conc[s, t] += 1
+            t = take(wall, g, conc, taken, s, True)
             _take_turn(g, ps, s, t)
             event(ev, g, EV_TAIL, s, t, 0, 0)
             return CLAIM_MELD

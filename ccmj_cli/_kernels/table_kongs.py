@@ -1,13 +1,16 @@
 """Kongs by the seat on turn (RULES.md §7): special kongs, 暗杠, 加杠, 补, and their robbing.
 
-Special kongs (旋风杠, 喜杠, 幺蛋, 九蛋; 三风蛋 and 小鸡飞蛋 with the options) are declared from the
-starting hand on the seat's first turn; a 旋风杠 takes a replacement draw, the 3-tile ones do
+Special kongs (旋风杠, 喜杠, 幺蛋, 九蛋; 三风蛋 and 小鸡飞蛋 with the options) are declared on the
+seat's first turn from his dealt tiles (a non-dealer's first draw does not count; option
+special_kong_timing: first_turn lets it); a 旋风杠 takes a replacement draw, the 3-tile ones do
 not. Later a tile of a special kong's group may be added to it (补; not by the dealer on his
 first turn). A 加杠 or 补 tile can be robbed: by 胡 first (抢杠胡, paid as a 点炮 by the konger),
 then, for a 补, by 碰 (抢叉); a robbed kong pays nothing. Every kong but a 3-tile special kong
 is followed by a replacement draw from the tail. Which kong to make is the bot's decision
 (``table_bots``); the money is ``score.kong_value``'s (``table_settle``).
 """
+
+import numpy as np
 
 from .jit import njit
 from .layout import (
@@ -39,12 +42,14 @@ from .table_layout import (
     P_SPECIAL,
     R_KONGS,
     R_ROBBED,
+    SPECIAL_DEALT,
     TP_SANFENG,
+    TP_SPECIAL_TIMING,
     TP_XIAOJI,
 )
 from .table_settle import pay_bu, pay_kong, won
 from .table_state import add_meld, event, find_meld, group_of, special_group
-from .table_wall import can_draw, draw_tail
+from .table_wall import can_draw, take
 
 # what a kong by the seat on turn led to
 KONG_NONE = 0  # no kong: the seat discards
@@ -54,19 +59,30 @@ KONG_ROBBED = 3  # robbed by 碰 (抢叉): the robber is on turn (G_CUR) and dis
 
 
 @njit(cache=True)
-def special_tiles(conc, s, kind, tp, grp, mt):
+def usable(conc, taken, s, t, tp):
+    """Copies of t seat s may lay down in a special kong: RULES §7 "只有起手牌时才予认可，后续抓起
+    的不算", only dealt tiles (not his first draw, nor a replacement draw); with
+    special_kong_timing first_turn, any tile he holds on his first discard turn."""
+    n = np.int64(conc[s, t])
+    if tp[TP_SPECIAL_TIMING] == SPECIAL_DEALT:
+        n -= taken[s, t]
+    return n
+
+
+@njit(cache=True)
+def special_tiles(conc, taken, s, kind, tp, grp, mt):
     """The tiles seat s would lay down as a special kong of ``kind`` (in ``grp``): their count,
-    0 when his concealed tiles do not hold one (三风蛋: three different winds make a 旋风杠;
-    小鸡飞蛋: one 幺鸡 stands in for the one missing member, not in a 幺蛋)."""
+    0 when his usable tiles (``usable``) do not hold one (三风蛋: three different winds make a
+    旋风杠; 小鸡飞蛋: one 幺鸡 stands in for the one missing member, not in a 幺蛋)."""
     n = special_group(kind, grp)
     ok = True
     for i in range(n):
-        if conc[s, grp[i]] == 0:
+        if usable(conc, taken, s, grp[i], tp) <= 0:
             ok = False
     if kind == MELD_XUANFENG and tp[TP_SANFENG] and not ok:
         m3 = 0
         for i in range(4):
-            if conc[s, grp[i]]:
+            if usable(conc, taken, s, grp[i], tp) > 0:
                 mt[m3] = grp[i]
                 m3 += 1
         if m3 == 3:
@@ -74,11 +90,11 @@ def special_tiles(conc, s, kind, tp, grp, mt):
             for i in range(3):
                 grp[i] = mt[i]
             ok = True
-    if not ok and tp[TP_XIAOJI] and kind != MELD_YAODAN and conc[s, ONE_S]:
+    if not ok and tp[TP_XIAOJI] and kind != MELD_YAODAN and usable(conc, taken, s, ONE_S, tp) > 0:
         missing = -1
         n_missing = 0
         for i in range(n):
-            if conc[s, grp[i]] == 0:
+            if usable(conc, taken, s, grp[i], tp) <= 0:
                 missing = i
                 n_missing += 1
         if n_missing == 1:
@@ -91,11 +107,11 @@ def special_tiles(conc, s, kind, tp, grp, mt):
 def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
     """Lay down every special kong the seat on turn holds; returns True after a 旋风杠 (its
     replacement draw is G_DRAWN: the seat may win on it, and looks again)."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     cur = g[G_CUR]
     for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
-        n = special_tiles(conc, cur, kind, tp, grp, mt)
+        n = special_tiles(conc, taken, cur, kind, tp, grp, mt)
         if n == 0:
             continue
         if kind == MELD_XUANFENG and not can_draw(g, tp):
@@ -113,9 +129,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
         event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)
         check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
         if kind == MELD_XUANFENG:
-            t = draw_tail(wall, g)
-            conc[cur, t] += 1
-            g[G_DRAWN] = t
+            t = take(wall, g, conc, taken, cur, True)
             event(ev, g, EV_TAIL, cur, t, 0, 0)
             return True
     return False
@@ -125,7 +139,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
 def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
     """The seat on turn makes the kong his bot chooses, if any (and the wall allows one);
     returns KONG_*."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     cur = g[G_CUR]
     if not can_draw(g, tp):
@@ -191,8 +205,6 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
             pay_bu(kpay, cur, gk, kt, rv)
             event(ev, g, EV_BU, cur, kt, gk, 0)
     check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
-    t = draw_tail(wall, g)
-    conc[cur, t] += 1
-    g[G_DRAWN] = t
+    t = take(wall, g, conc, taken, cur, True)
     event(ev, g, EV_TAIL, cur, t, 0, 0)
     return KONG_AGAIN

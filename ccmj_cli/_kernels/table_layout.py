@@ -5,10 +5,19 @@ as kernel arguments.
 
 # --- sizes
 N_WALL = 136
-N_DICE = 16  # dice pre-rolled per hand (bao rolls and re-rolls use them in turn)
+# Dice pre-rolled per hand: a roll takes at most two, and a hand rolls at most 35 times (the
+# first roll, then one per 换宝: every roll puts the bao on a kind with fewer than three public
+# copies, a 换宝 needs three, and public copies never go back), so 70 dice are never re-used.
+N_DICE = 70
 MAX_MELDS = 6
 MELD_COLS = 18  # kind, tile count, up to 16 tiles
-MAX_EVENTS = 400
+# Events in one hand are at most 387, so a hand always fits: draws (head + tail) <= 83 (the
+# wall after the deal); discards <= 1 + head draws + claimed melds <= 100; claimed melds (吃,
+# 碰, 明杠, 抢叉) <= 16 (four sets a seat); kongs, 补 and special kongs <= tail draws + 12 (the
+# 3-tile special kongs take none); robbed kongs <= 17; 报听 <= 4; rolls and 换宝 <= 35 each;
+# looks <= head draws + 1; the end 1. An overflow would still be counted (R_N_EVENTS) and the
+# log refuses it rather than cut the hand.
+MAX_EVENTS = 512
 
 # --- scalar table state: g[G_*] (int64)
 G_HEAD = 0  # next wall position drawn from the head
@@ -31,7 +40,8 @@ G_WIN_TILE = 20  # the tile the win is scored with
 G_PHYS = 21  # the tile physically taken (摸宝: the bao-kind tile drawn; 对宝: -1)
 G_DISCARDER = 22  # the seat whose tile was won on (-1: self-drawn)
 G_DEALER = 23
-G_LEN = 24
+G_NO_BAO = 24  # 1: no tile in the wall can serve as the bao (none for the rest of the hand)
+G_LEN = 25
 
 # --- per-seat state: ps[seat, P_*] (int64)
 P_DECLARED = 0  # 1 after 报听
@@ -45,7 +55,11 @@ TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
 TP_BAO_DICE = 1  # dice rolled for the bao stack (1 or 2)
 TP_SANFENG = 2  # 三风蛋: three different winds make a 旋风杠
 TP_XIAOJI = 3  # 小鸡飞蛋: 幺鸡 (1s) stands in for one missing member of a special kong
-TP_LEN = 4
+TP_SPECIAL_TIMING = 4  # special kongs from: SPECIAL_DEALT the dealt tiles | SPECIAL_FIRST_TURN
+TP_LEN = 5
+
+SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
+SPECIAL_FIRST_TURN = 1  # the first discard turn: the first drawn tile may complete one
 
 # --- bot knobs, one row per seat: bots[seat, K_*]
 K_CALL = 0  # 吃/碰: 0 never, 1 when it lowers shanten (baseline), 2 when it does not raise it
@@ -73,10 +87,12 @@ EV_BAO_CHANGE = 14  # 换宝: the bao kind is dead; tile = old bao
 EV_WIN = 15  # seat wins; tile = tile the hand is scored with, a = HOW_*, b = discarder (-1)
 EV_HUANG = 16  # 荒庄: the wall reached its end
 EV_KONG_ROBBED = 17  # seat b's 加杠/补 on tile was robbed (by 胡 a=1, by 碰 a=0)
+EV_NO_BAO = 18  # no tile in the wall can serve as the bao: none for the rest of the hand (a = dice)
 EV_COLS = 5
 EV_NAMES = (
     "draw", "tail_draw", "discard", "chow", "pung", "mingkong", "ankong", "jiagang", "special_kong",
     "bu", "rob_pung", "declare", "bao", "look", "bao_change", "win", "huang", "kong_robbed",
+    "no_bao",
 )  # fmt: skip
 
 # --- per-hand result vector: res[R_*]
@@ -102,7 +118,11 @@ R_JIEHU = 27  # 1 when a discard had two or more winners (截胡)
 R_DECLARED = 28  # bitmask of seats that declared tenpai
 R_N_EVENTS = 29
 R_WALL_LEFT = 30  # tiles left in the wall at the end (the bao included)
-R_LEN = 32
+R_DISCARDER_DECLARED = 31  # the discarder of a 点炮: 0 undeclared, 1 declared (not looked at the
+#                            current bao), 2 declared and looked at it; -1 when no discarder
+R_STRANDED = 32  # wall tiles held back by the bao (draws step over it), counted in R_WALL_LEFT
+R_DICE_USED = 33  # dice the hand rolled (the first ones of its N_DICE)
+R_LEN = 34
 
 # --- statistics accumulated per session: st[S_*] (all integers, merged by summing)
 S_HANDS = 0

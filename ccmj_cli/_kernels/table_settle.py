@@ -1,7 +1,8 @@
 """Settlement at the table: judging and scoring a win, kong money, the hand's result, statistics.
 
 Every judgment and payment is the shared kernels': ``judge.judge_win`` (legality, 夹胡, 飘胡,
-独听), ``score.fan_items`` + ``settle`` (fan and who pays whom), ``score.kong_value`` +
+独听), ``score.fan_items`` + ``settle_declared`` (fan and who pays whom, knowing whether the
+discarder had declared and looked at the bao: 包庄), ``score.kong_value`` +
 ``settle_kong`` (kong money). This module only calls them with the table's facts and files the
 answers in the result vector (R_* layout) and the statistics row (S_* layout).
 """
@@ -19,11 +20,14 @@ from .layout import (
     RD_PIAO,
     RD_QIDUI,
 )
-from .score import fan_items, kong_value, settle, settle_kong
+from .score import fan_items, kong_value, settle_declared, settle_kong
 from .table_layout import (
     EV_WIN,
+    G_BAO,
+    G_BAO_VER,
     G_CUR,
     G_DEALER,
+    G_DICE_I,
     G_DISCARDER,
     G_DRAWN,
     G_HOW,
@@ -32,10 +36,14 @@ from .table_layout import (
     G_WIN_TILE,
     G_WINNER,
     N_FAN_BINS,
+    P_DECLARED,
+    P_LOOKED,
     R_BAO_ROLLED,
     R_DEALER,
     R_DECLARED,
+    R_DICE_USED,
     R_DISCARDER,
+    R_DISCARDER_DECLARED,
     R_DISCARDS,
     R_FAN,
     R_HOW,
@@ -50,6 +58,7 @@ from .table_layout import (
     R_PHYS,
     R_PIAO,
     R_ROBBED,
+    R_STRANDED,
     R_TILE,
     R_WALL_LEFT,
     R_WIN_FAN,
@@ -79,7 +88,7 @@ from .table_layout import (
     S_WINS,
 )
 from .table_state import event, own_tiles
-from .table_wall import wall_left
+from .table_wall import held_back, wall_left
 
 
 @njit(cache=True)
@@ -91,8 +100,24 @@ def can_win(c, t, ms_s, own, rv, tb, rd):
 
 
 @njit(cache=True)
-def score_win(c, t, ms_s, own, how, winner, dealer, discarder, rv, tb, rd, items, fan, pay):
-    """Judge and settle the win of ``c`` (3k+1 tiles) + t; the hand's own fan (-1: illegal)."""
+def declared_state(ps, g, s):
+    """What seat s had done when he gave up a winning tile, as ``score.settle_declared`` takes
+    it (包庄 depends on it): 0 not declared, 1 declared (报听) but not looked at the current
+    bao (none rolled yet, a 换宝 since, or a 断幺九 hand that may not look), 2 declared and
+    looked at it."""
+    if not ps[s, P_DECLARED]:
+        return 0
+    if g[G_BAO] >= 0 and ps[s, P_LOOKED] == g[G_BAO_VER]:
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def score_win(
+    c, t, ms_s, own, how, winner, dealer, discarder, declared, rv, tb, rd, items, fan, pay
+):
+    """Judge and settle the win of ``c`` (3k+1 tiles) + t; the hand's own fan (-1: illegal).
+    ``declared``: the discarder's ``declared_state`` (0 without a discarder)."""
     if not judge_win(c, t, ms_s, own, rv, tb, rd):
         return -1
     haohua = 0
@@ -103,7 +128,7 @@ def score_win(c, t, ms_s, own, how, winner, dealer, discarder, rv, tb, rd, items
                 haohua = 1
         c[t] -= 1
     fan_items(rd, how, haohua, rv, items)
-    settle(items, winner, dealer, discarder, how, rv, fan, pay)
+    settle_declared(items, winner, dealer, discarder, how, declared, rv, fan, pay)
     total = 0
     for i in range(N_FAN):
         total += items[i]
@@ -118,12 +143,14 @@ def score_bao_win(c, ms_s, own, how, winner, dealer, rv, tb, rd, items, fan, pay
     best_total = -1
     for w in range(N_KINDS):
         if buf[w, W_LEGAL]:
-            tot = score_win(c, w, ms_s, own, how, winner, dealer, -1, rv, tb, rd, items, fan, pay)
+            tot = score_win(
+                c, w, ms_s, own, how, winner, dealer, -1, 0, rv, tb, rd, items, fan, pay
+            )
             if tot > best_total:
                 best_total = tot
                 best = w
     if best >= 0:
-        score_win(c, best, ms_s, own, how, winner, dealer, -1, rv, tb, rd, items, fan, pay)
+        score_win(c, best, ms_s, own, how, winner, dealer, -1, 0, rv, tb, rd, items, fan, pay)
     return best
 
 
@@ -183,6 +210,8 @@ def finish(g, kpay, ev, res):
     res[R_NEXT_DEALER] = dealer if (winner < 0 or winner == dealer) else (dealer + 1) % N_SEATS
     res[R_N_EVENTS] = g[G_NEV]
     res[R_WALL_LEFT] = wall_left(g)
+    res[R_STRANDED] = held_back(g)
+    res[R_DICE_USED] = g[G_DICE_I]
 
 
 @njit(cache=True)
@@ -194,6 +223,7 @@ def reset_result(res, dealer):
     res[R_TILE] = -1
     res[R_PHYS] = -1
     res[R_DISCARDER] = -1
+    res[R_DISCARDER_DECLARED] = -1
     res[R_DEALER] = dealer
 
 
@@ -242,7 +272,7 @@ def accumulate(st, res):
 @njit(cache=True)
 def self_draw_win(rv, tb, res, tab, ws):
     """自摸: the seat on turn wins on the tile he drew, when the win is legal."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
@@ -252,7 +282,7 @@ def self_draw_win(rv, tb, res, tab, ws):
     ok = can_win(c, drawn, ms[cur], own, rv, tb, rd)
     if ok:
         dealer = g[G_DEALER]
-        score_win(c, drawn, ms[cur], own, HOW_SELF, cur, dealer, -1, rv, tb, rd, items, fan, pay)
+        score_win(c, drawn, ms[cur], own, HOW_SELF, cur, dealer, -1, 0, rv, tb, rd, items, fan, pay)
         capture(res, rd, items, fan, pay)
         won(g, cur, HOW_SELF, drawn, drawn, -1)
     c[drawn] += 1

@@ -9,6 +9,7 @@ hand (``reset_table``), so a hand allocates nothing:
 - ``melded``  uint8[4, 34]: every tile of a seat's melds (special kongs and 补 tiles included);
 - ``ankong``  uint8[4, 34]: tiles of concealed kongs (the others cannot see them);
 - ``pungs``   uint8[4, 34]: 1 where a seat has an exposed pung (it may become a 加杠);
+- ``taken``   uint8[4, 34]: tiles a seat drew from the wall (the rest of his tiles were dealt);
 - ``ms``      int64[4, MS_LEN]: each seat's meld summary, as ``judge`` reads it;
 - ``mrec``    int64[4, MAX_MELDS, MELD_COLS] and ``nm`` int64[4]: the melds (kind, n, tiles);
 - ``pond``    int64[34]: discards not claimed;
@@ -78,13 +79,14 @@ def new_table():
     melded = np.zeros((N_SEATS, N_KINDS), np.uint8)
     ankong = np.zeros((N_SEATS, N_KINDS), np.uint8)
     pungs = np.zeros((N_SEATS, N_KINDS), np.uint8)
+    taken = np.zeros((N_SEATS, N_KINDS), np.uint8)
     ms = np.zeros((N_SEATS, MS_LEN), np.int64)
     mrec = np.zeros((N_SEATS, MAX_MELDS, MELD_COLS), np.int64)
     nm = np.zeros(N_SEATS, np.int64)
     pond = np.zeros(N_KINDS, np.int64)
     exposed = np.zeros(N_KINDS, np.int64)
     kpay = np.zeros(N_SEATS, np.int64)
-    return (g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay)
+    return (g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay)
 
 
 @njit(cache=True)
@@ -108,7 +110,7 @@ def new_work():
 @njit(cache=True)
 def reset_table(tab, dealer, rec):
     """A fresh table for a hand dealt by ``dealer`` (nothing dealt yet)."""
-    g, ps, conc, melded, ankong, pungs, ms, mrec, nm, pond, exposed, kpay = tab
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     g[:] = 0
     g[G_TAIL] = N_WALL - 1
     g[G_BAO_POS] = -1
@@ -129,6 +131,7 @@ def reset_table(tab, dealer, rec):
     melded[:, :] = 0
     ankong[:, :] = 0
     pungs[:, :] = 0
+    taken[:, :] = 0
     ms[:, :] = 0
     mrec[:, :, :] = -1
     nm[:] = 0

@@ -16,6 +16,7 @@ from .jit import njit
 from .layout import N_SEATS
 from .table_layout import (
     G_BAO_POS,
+    G_DRAWN,
     G_HEAD,
     G_KONGS,
     G_NSTR,
@@ -83,10 +84,35 @@ def reserve_stacks(g, tp):
 
 
 @njit(cache=True)
+def tail_top(g):
+    """Wall position of the top tile of the first stack counted from the tail.
+
+    Stacks are the position pairs (2k, 2k+1); a draw from the tail takes a stack's top (2k+1)
+    first. When it has, the lower tile left (G_TAIL even) is a loose single tile: not a stack
+    (RULES §8), so counting starts below it. The bao, once the tail draws step over it, is out
+    of the count too (G_TAIL is already below it).
+    """
+    t = g[G_TAIL]
+    return t if t % 2 == 1 else t - 1
+
+
+@njit(cache=True)
+def reserve_start(g, tp):
+    """The first wall position of the dead wall: the reserve stacks counted from the tail (a
+    loose tile at the tail, beyond them, stays with the dead wall)."""
+    return tail_top(g) + 1 - 2 * reserve_stacks(g, tp)
+
+
+@njit(cache=True)
 def can_draw(g, tp):
-    """May another tile be drawn (from either end), or is the wall at its end."""
-    remaining = g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]  # the bao stays in the wall and counts
-    return remaining // 2 > reserve_stacks(g, tp)  # an odd leftover tile is not a stack
+    """May another tile be drawn, or is the wall at its end: the next tile from the head
+    (stepping over the bao) must lie before the dead wall. A loose tile at the head is drawn as
+    usual, so with no kong a hand is drawn with exactly 14 tiles left (the bao aside, when the
+    draws stepped over it)."""
+    h = g[G_HEAD]
+    if h == g[G_BAO_POS]:
+        h += 1
+    return h < reserve_start(g, tp)
 
 
 @njit(cache=True)
@@ -118,6 +144,24 @@ def draw_tail(wall, g):
     t = wall[g[G_TAIL]]
     g[G_TAIL] -= 1
     return t
+
+
+@njit(cache=True)
+def take(wall, g, conc, taken, s, from_tail):
+    """Seat s draws the next tile (from the tail: a replacement draw); it is his G_DRAWN, and
+    ``taken`` remembers it was drawn, not dealt."""
+    t = draw_tail(wall, g) if from_tail else draw_head(wall, g)
+    conc[s, t] += 1
+    taken[s, t] += 1
+    g[G_DRAWN] = t
+    return t
+
+
+@njit(cache=True)
+def held_back(g):
+    """Tiles left in the wall because they were the bao: the draws stepped over them, or the
+    wall ended at one (the next tile from the head is the bao)."""
+    return g[G_NSTR] + (1 if g[G_BAO_POS] >= 0 and g[G_BAO_POS] == g[G_HEAD] else 0)
 
 
 @njit(cache=True)

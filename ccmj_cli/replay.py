@@ -85,10 +85,9 @@ def n_events(res) -> int:
     return n
 
 
-def record(seed, n: int, rv, tp, bots) -> dict:
-    """Play one session of ``n`` hands from ``seed`` and keep every hand's wall, dice, events
-    and final state (arrays named as ``_kernels.table.record_session``'s outputs)."""
-    a = {
+def record_arrays(n: int) -> dict:
+    """Output arrays for ``n`` recorded hands (named as ``_kernels.table.record_pieces``'s)."""
+    return {
         "walls": np.zeros((n, TL.N_WALL), np.int64),
         "dices": np.zeros((n, TL.N_DICE), np.int64),
         "results": np.zeros((n, TL.R_LEN), np.int64),
@@ -99,59 +98,109 @@ def record(seed, n: int, rv, tp, bots) -> dict:
         "ponds": np.zeros((n, L.N_KINDS), np.int64),
         "melded": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
     }
-    K.record_session(
-        np.uint64(seed), n, rv, tables(), tp, bots, a["walls"], a["dices"], a["results"],
-        a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
+
+
+def _record(rs, dealers, counts, rv, tp, bots) -> dict:
+    """Record a piece of each session (``counts[i]`` more hands of session i, in parallel
+    threads); the hands come out session by session, in order."""
+    counts = np.asarray(counts, np.int64)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    a = record_arrays(int(counts.sum()))
+    K.record_pieces(
+        rs, dealers, counts, offsets, rv, tables(), tp, bots, a["walls"], a["dices"],
+        a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
     )  # fmt: skip
     return a
 
 
-def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False) -> np.ndarray:
-    """Play the sessions one by one, writing every hand; returns the merged statistics row."""
-    from .simulate import _progress
+def record(seed, n: int, rv, tp, bots) -> dict:
+    """Play one session of ``n`` hands from ``seed`` and keep every hand's wall, dice, events
+    and final state."""
+    rs = np.array([seed], np.uint64)
+    return _record(rs, np.zeros(1, np.int64), [n], rv, tp, bots)
 
+
+LOG_HANDS = 1024  # hands recorded per kernel call: the memory of the log path (~25 MB)
+
+
+def _log_calls(plan):
+    """The kernel calls of a logged run, in log order: (first session, seeds, counts, first
+    hand of each session in this call). Whole sessions, several a call, recorded in parallel;
+    a session longer than LOG_HANDS alone, piece by piece (its random state and dealer carried
+    over)."""
+    q = plan.hands // plan.sessions
+    per_call = max(1, LOG_HANDS // (q + 1))
+    for a in range(0, plan.sessions, per_call):
+        b = min(a + per_call, plan.sessions)
+        seeds, lengths = plan.seeds(a, b), plan.lengths(a, b)
+        if b - a > 1 or lengths[0] <= LOG_HANDS:
+            yield a, seeds, lengths, np.zeros(b - a, np.int64)
+            continue
+        for h in range(0, int(lengths[0]), LOG_HANDS):  # one long session, piece by piece
+            yield a, seeds, np.minimum(lengths - h, LOG_HANDS), np.full(1, h, np.int64)
+
+
+def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.ndarray, bool]:
+    """Play the run recording every hand, and write them as JSON lines in order; returns the
+    merged statistics row and whether Ctrl-C ended it early (the lines written are whole)."""
     st = np.zeros(TL.S_LEN, np.int64)
-    total = int(lengths.sum())
-    k = 0
     try:
         f = open(path, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as e:
         raise UsageError(f"cannot write log '{path}': {e.strerror}") from None
+    k = 0
     with f:
         header = {
-            "ccmj_log": LOG_VERSION, "seed": seed, "rules": v.name, "hands": total,
-            "sessions": len(seeds), "policy": names, "rv": [int(x) for x in rv],
+            "ccmj_log": LOG_VERSION, "seed": plan.seed, "rules": v.name, "hands": plan.hands,
+            "sessions": plan.sessions, "policy": names, "rv": [int(x) for x in rv],
             "tp": [int(x) for x in tp], "bots": bots.tolist(),
         }  # fmt: skip
         f.write(json.dumps(header, ensure_ascii=False) + "\n")
-        for i, (sd, n) in enumerate(zip(seeds, lengths, strict=True)):
-            n = int(n)
-            r = record(sd, n, rv, tp, bots)
-            walls, dices, results, events = r["walls"], r["dices"], r["results"], r["events"]
-            concs, melds, n_melds, ponds = r["concs"], r["melds"], r["n_melds"], r["ponds"]
-            for h in range(n):
-                K.accumulate(st, results[h])
-                k += 1
-                ne = n_events(results[h])
-                rec = {
-                    "hand": k,
-                    "session": i,
-                    "session_hand": h + 1,
-                    "session_seed": int(sd),
-                    "dealer": SEATS[int(results[h, TL.R_DEALER])],
-                    "wall": [T.tile_name(int(t)) for t in walls[h]],
-                    "dice": [int(x) for x in dices[h, : results[h, TL.R_DICE_USED]]],
-                    "events": events[h, :ne].tolist(),
-                    "result": result_dict(results[h], concs[h], melds[h], n_melds[h]),
-                    "final": {
-                        s: hand_text(concs[h, j], melds[h, j], n_melds[h, j])
-                        for j, s in enumerate(SEATS)
-                    },
-                    "pond": T.format_tiles(ponds[h].astype(np.uint8)),
-                }
-                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            _progress(k, total, progress)
-    return st
+        rs = dealers = None
+        try:
+            for a, seeds, counts, first in _log_calls(plan):
+                if first[0] == 0:  # sessions start: fresh random states, seat E deals
+                    rs, dealers = np.array(seeds, np.uint64), np.zeros(len(seeds), np.int64)
+                r = _record(rs, dealers, counts, rv, tp, bots)
+                lines = []
+                j = 0
+                for i, n in enumerate(counts):
+                    for h in range(int(n)):
+                        K.accumulate(st, r["results"][j])
+                        k += 1
+                        lines.append(_hand_line(r, j, k, a + i, int(first[i]) + h, seeds[i]))
+                        j += 1
+                f.write("".join(lines))
+                if progress is not None:
+                    progress(int(counts.sum()))
+        except KeyboardInterrupt:
+            return st, True
+    return st, False
+
+
+_TILE_NAMES = [T.tile_name(t) for t in range(L.N_KINDS)]
+
+
+def _hand_line(r: dict, j: int, k: int, session: int, h: int, seed) -> str:
+    """The JSON line of recorded hand j (the k-th of the log; hand h of its session)."""
+    res = r["results"][j]
+    rec = {
+        "hand": k,
+        "session": session,
+        "session_hand": h + 1,
+        "session_seed": int(seed),
+        "dealer": SEATS[int(res[TL.R_DEALER])],
+        "wall": [_TILE_NAMES[t] for t in r["walls"][j].tolist()],
+        "dice": r["dices"][j, : res[TL.R_DICE_USED]].tolist(),
+        "events": r["events"][j, : n_events(res)].tolist(),
+        "result": result_dict(res, r["concs"][j], r["melds"][j], r["n_melds"][j]),
+        "final": {
+            s: hand_text(r["concs"][j, i], r["melds"][j, i], r["n_melds"][j, i])
+            for i, s in enumerate(SEATS)
+        },
+        "pond": T.format_tiles(r["ponds"][j].astype(np.uint8)),
+    }
+    return json.dumps(rec, ensure_ascii=False) + "\n"
 
 
 def read_log(path) -> tuple[dict, list[str]]:

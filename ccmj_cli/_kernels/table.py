@@ -1,10 +1,11 @@
 """The table engine's driver: one complete Changchun hand with four bots (RULES.md §6-§8).
 
 ``play_hand`` plays a hand from a given wall (tile kinds in draw order) and dealer; it is
-deterministic, so a fixed wall is a replay and a test fixture. ``play_session`` shuffles walls
-from an explicit seed (splitmix64, seeded at the session start) and rotates the dealer;
-``run_sessions`` runs many sessions in parallel threads, each writing its own statistics row,
-so results do not depend on the number of threads.
+deterministic, so a fixed wall is a replay and a test fixture. A session shuffles walls from an
+explicit seed (splitmix64, seeded at the session start) and rotates the dealer; ``run_pieces``
+plays pieces of many sessions in parallel threads, each adding to its own statistics row, and
+``record_pieces`` does the same keeping every hand for the log; so results do not depend on the
+number of threads, nor on how a run is cut into pieces.
 
 The driver only sequences the phases of a hand; each rule lives in the module of its phase:
 
@@ -135,46 +136,51 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
 
 
 # ------------------------------------------------------------------ sessions
+# A session is a run of hands with the dealer rotating, seeded once (its splitmix64 state shuffles
+# every wall and rolls every die). It is played in pieces: each call plays ``counts[i]`` more
+# hands of session i from its random state ``rs[i]`` and dealer ``dealers[i]``, and leaves both
+# where the next piece goes on, so how a run is cut into pieces changes nothing.
 @njit(cache=True)
-def play_session(seed, n_hands, rv, tb, tp, bots, st):
-    """``n_hands`` consecutive hands from ``seed``, the dealer rotating (seat 0 deals first)."""
-    rs = np.zeros(1, np.uint64)
-    rs[0] = seed
+def play_piece(rs, dealers, i, n, rv, tb, tp, bots, st):
+    """``n`` more hands of session i; their statistics are added to ``st`` (S_* layout)."""
     wall = np.zeros(N_WALL, np.int64)
     dice = np.zeros(N_DICE, np.int64)
     ev = np.zeros((1, EV_COLS), np.int64)
     res = np.zeros(R_LEN, np.int64)
     tab = new_table()
     ws = new_work()
-    dealer = 0
-    for _h in range(n_hands):
-        deal_hand(rs, wall, dice)
+    r = rs[i : i + 1]
+    dealer = dealers[i]
+    for _h in range(n):
+        deal_hand(r, wall, dice)
         play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, False, res, tab, ws)
         accumulate(st, res)
         dealer = res[R_NEXT_DEALER]
+    dealers[i] = dealer
 
 
 @njit(cache=True, parallel=True)
-def run_sessions(seeds, lengths, rv, tb, tp, bots, out):
-    """Play every session (threads over sessions); row i of ``out`` gets session i's statistics."""
-    for i in prange(seeds.shape[0]):
-        play_session(seeds[i], lengths[i], rv, tb, tp, bots, out[i])
+def run_pieces(rs, dealers, counts, rv, tb, tp, bots, out):
+    """A piece of every session given (threads over sessions); row i of ``out`` gets session
+    i's statistics added, so results do not depend on the number of threads."""
+    for i in prange(rs.shape[0]):
+        play_piece(rs, dealers, i, counts[i], rv, tb, tp, bots, out[i])
 
 
 @njit(cache=True)
-def record_session(
-    seed, n_hands, rv, tb, tp, bots, walls, dices, results, events, concs, melds, n_melds, ponds,
-    melded_out,
+def record_piece(
+    rs, dealers, i, n, rv, tb, tp, bots, walls, dices, results, events, concs, melds, n_melds,
+    ponds, melded_out,
 ):  # fmt: skip
-    """``play_session`` with every hand's wall, dice, events and final state kept (for logs)."""
-    rs = np.zeros(1, np.uint64)
-    rs[0] = seed
+    """``play_piece`` keeping every hand's wall, dice, events and final state (rows 0..n-1 of
+    the output arrays) for the log."""
     tab = new_table()
     ws = new_work()
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    dealer = 0
-    for h in range(n_hands):
-        deal_hand(rs, walls[h], dices[h])
+    r = rs[i : i + 1]
+    dealer = dealers[i]
+    for h in range(n):
+        deal_hand(r, walls[h], dices[h])
         play_hand(
             walls[h], dealer, dices[h], rv, tb, tp, bots, events[h], True, results[h], tab, ws
         )
@@ -184,6 +190,32 @@ def record_session(
         n_melds[h, :] = nm
         ponds[h, :] = pond
         dealer = results[h, R_NEXT_DEALER]
+    dealers[i] = dealer
+
+
+@njit(cache=True, parallel=True)
+def record_pieces(
+    rs, dealers, counts, offsets, rv, tb, tp, bots, walls, dices, results, events, concs, melds,
+    n_melds, ponds, melded_out,
+):  # fmt: skip
+    """``record_piece`` for every session given, in parallel threads; session i's hands go to
+    rows ``offsets[i]`` on of the output arrays, so they come out in order."""
+    for i in prange(rs.shape[0]):
+        a = offsets[i]
+        b = a + counts[i]
+        record_piece(
+            rs, dealers, i, counts[i], rv, tb, tp, bots, walls[a:b], dices[a:b], results[a:b],
+            events[a:b], concs[a:b], melds[a:b], n_melds[a:b], ponds[a:b], melded_out[a:b],
+        )  # fmt: skip
+
+
+def cached(kernel) -> bool | None:
+    """Whether Numba's cache holds ``kernel`` compiled from its current source, so a run only
+    loads it (None: cannot tell). Reads Numba's cache index, which is not public API."""
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - any change in Numba's internals: unknown
+        return None
 
 
 def set_threads(k):

@@ -17,6 +17,7 @@ from ._kernels import layout as L
 from ._kernels import table as K
 from ._kernels import table_layout as TL
 from ._kernels.tables import tables
+from ._kernels.useful import useful_tables
 from .errors import HandError, UsageError
 
 SEATS = ("E", "S", "W", "N")
@@ -107,7 +108,8 @@ def _record(rs, dealers, counts, rv, tp, bots) -> dict:
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     a = record_arrays(int(counts.sum()))
     K.record_pieces(
-        rs, dealers, counts, offsets, rv, tables(), tp, bots, a["walls"], a["dices"],
+        rs, dealers, counts, offsets, rv, tables(), useful_tables(), tp, bots, a["walls"],
+        a["dices"],
         a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
     )  # fmt: skip
     return a
@@ -245,7 +247,7 @@ def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
     tab = K.new_table()
     g = K.play_hand(
         np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv, tables(), tp, bots,
-        ev, True, res, tab, K.new_work(),
+        ev, True, res, tab, K.new_work(useful_tables()),
     )  # fmt: skip
     _g, _ps, conc, melded, _ankong, _pungs, _taken, _ms, mrec, nm, pond, _exposed, _kpay = tab
     ne = n_events(res)

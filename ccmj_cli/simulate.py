@@ -24,6 +24,7 @@ import numpy as np
 from ._kernels import table as K
 from ._kernels import table_layout as TL
 from ._kernels.tables import tables
+from ._kernels.useful import useful_tables
 from .errors import UsageError
 from .rules import Variant, load_variant
 
@@ -151,9 +152,10 @@ def run_chunk(
     left = np.array(lengths, np.int64)
     out = np.zeros((len(rs), TL.S_LEN), np.int64)
     tb = tables()
+    ut = useful_tables()
     while left.any():
         counts = np.minimum(left, PIECE_HANDS)
-        K.run_pieces(rs, dealers, counts, rv, tb, tp, bots, out)
+        K.run_pieces(rs, dealers, counts, rv, tb, ut, tp, bots, out)
         left -= counts
         if progress is not None:
             progress(int(counts.sum()))
@@ -408,7 +410,8 @@ def warm_up(note: Callable[[str], None] | None = None, log: bool = False):
         a = record_arrays(0)
         z = np.zeros(0, np.int64)
         K.record_pieces(
-            np.zeros(0, np.uint64), z, z, z, rv, tables(), tp, bots, a["walls"], a["dices"],
+            np.zeros(0, np.uint64), z, z, z, rv, tables(), useful_tables(), tp, bots, a["walls"],
+            a["dices"],
             a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"],
             a["melded"],
         )  # fmt: skip

@@ -606,12 +606,14 @@ def test_policy_implementations_agree_with_melds():
     # computations of one policy: same tile on hands with declared sets and random live counts.
     from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
     from ccmj_cli._kernels.tables import tables
+    from ccmj_cli._kernels.useful import useful_tables
 
     rng = np.random.default_rng(7)
     tb = tables()
+    ut = useful_tables()
     wbuf = np.zeros((34, 5), np.int64)
     shs = np.zeros(34, np.int64)
-    for i in range(2000):
+    for i in range(6000):
         sets = int(rng.integers(0, 4))
         if i % 2:
             c = _near_complete(rng, sets)
@@ -625,9 +627,90 @@ def test_policy_implementations_agree_with_melds():
         ms[L.MS_SUITS] = int(rng.integers(0, 8))
         own = c.astype(np.int64)
         unseen = np.clip(4 - own - rng.integers(0, 3, 34), 0, 4).astype(np.int64)
-        a = choose_discard(c, ms, own.copy(), unseen, RV, tb)
+        a = choose_discard(c, ms, own.copy(), unseen, RV, tb, ut)
         b = choose_discard_memo(c, ms, own.copy(), unseen, RV, tb, wbuf, new_memo(), shs)
         assert a == b, (T.format_tiles(c), sets)
+
+
+def test_discard_value_is_the_policy_value_of_the_hand_it_leaves():
+    # choose_discard_value reports (shanten, live) of the hand after its discard without
+    # judging that hand again; it must equal discard_value of that hand. 222m44448888s with one
+    # set declared: after 4s the lone 8s cannot pair (a fifth copy), so almost every tile is
+    # wanted, as the 将's first half: far more than the tiles next to the ones held.
+    from ccmj_cli._kernels.policy import choose_discard_value, discard_value, new_discard_scratch
+    from ccmj_cli._kernels.tables import tables
+    from ccmj_cli._kernels.useful import useful_tables
+
+    tb = tables()
+    ut = useful_tables()
+    scr = new_discard_scratch()
+    wbuf = np.zeros((34, 5), np.int64)
+    rng = np.random.default_rng(3)
+    cases = [("222m44448888s", 1)]
+    for i in range(3000):
+        sets = int(rng.integers(0, 4))
+        c = _near_complete(rng, sets) if i % 2 else None
+        if c is None:
+            c = np.zeros(34, np.uint8)
+            for t in rng.permutation(136)[: 14 - 3 * sets] // 4:
+                c[t] += 1
+        cases.append((T.format_tiles(c), sets))
+    for text, sets in cases:
+        c = np.zeros(34, np.uint8)
+        for t in T.parse_tiles(text):
+            c[t] += 1
+        ms = np.zeros(L.MS_LEN, np.int64)
+        ms[L.MS_SETS] = sets
+        ms[L.MS_PUNGS] = sets
+        ms[L.MS_SUITS] = 7
+        own = c.astype(np.int64)
+        unseen = np.clip(3 - own, 0, 4).astype(np.int64)
+        d, sh, live = choose_discard_value(c, ms, own.copy(), unseen, RV, tb, ut, scr)
+        c[d] -= 1
+        o = own.copy()
+        o[d] -= 1
+        assert (sh, live) == discard_value(c, ms, o, unseen, RV, tb, wbuf), text
+    # the worked case: 222m 444s 888s 8s wants a 将 (distance 2, shanten 1). A new tile that can
+    # pair with one more copy lowers it to 1, as do 1m 3m 4m (a chow with 2m, 22m the 将); 8s
+    # (held four times), 4s and 2m (a fourth copy could not pair either) are not wanted: 31
+    # kinds of the 34, each with one live copy here.
+    c = np.zeros(34, np.uint8)
+    for t in T.parse_tiles("222m44448888s"):
+        c[t] += 1
+    ms = np.zeros(L.MS_LEN, np.int64)
+    ms[L.MS_SETS] = ms[L.MS_PUNGS] = 1
+    unseen = np.ones(34, np.int64)
+    d, sh, live = choose_discard_value(c, ms, c.astype(np.int64), unseen, RV, tb, ut, scr)
+    assert (T.tile_name(d), sh, live) == ("4s", 1, 31)
+
+
+def test_useful_tables_against_the_distance_tables(tmp_path, monkeypatch):
+    # useful[key, y] bit x: adding tile x lowers the suit's distance at target y (never a fifth
+    # copy). Worked row: a suit holding only 1 (key 1): for one pair (y=1) a second 1 lowers
+    # the distance from 1 to 0; for one set (y=2) 1, 2 or 3 lower it from 2 to 1.
+    from ccmj_cli._kernels import useful as U
+    from ccmj_cli._kernels.tables import tables
+
+    suit, honor = U.useful_tables()
+    assert suit[1, 1] == 0b1 and suit[1, 2] == 0b111
+    tb = tables()
+    rng = np.random.default_rng(5)
+    for key in rng.integers(0, 5**9, 300):
+        digits = [(key // 5**x) % 5 for x in range(9)]
+        for y in range(10):
+            expect = sum(
+                1 << x for x in range(9) if digits[x] < 4 and tb[1][key + 5**x][y] < tb[1][key][y]
+            )
+            assert suit[key, y] == expect
+    # a damaged cache file (zeroed) fails the check on load and is rebuilt
+    monkeypatch.setenv("CCMJ_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(U, "_USEFUL", None)
+    u1 = U.useful_tables()
+    path = next(tmp_path.rglob("suit-useful.npy"))
+    np.save(path, np.zeros_like(u1[0]))
+    monkeypatch.setattr(U, "_USEFUL", None)
+    u2 = U.useful_tables()
+    assert (u2[0] == suit).all() and (u2[1] == honor).all()
 
 
 def test_robbed_bu_by_pung_qiangcha():

@@ -46,7 +46,7 @@ from .table_layout import (
     R_NEXT_DEALER,
 )
 from .table_settle import accumulate, finish, reset_result, self_draw_win
-from .table_state import event, new_table, new_work, reset_table
+from .table_state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
 from .table_wall import can_draw, deal, deal_hand, take
 
 # phases of the turn loop
@@ -57,7 +57,8 @@ PH_SELF = 1
 @njit(cache=True)
 def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     """Play one hand from ``wall`` (int64[136] tile kinds in draw order) on the table ``tab``
-    (``table_state.new_table``; reset here) with scratch ``ws`` (``new_work``).
+    (``table_state.new_table``; reset here) with scratch ``ws`` (``new_work``; it carries the
+    discard policy's tables).
 
     Fills ``res`` (R_* layout). When ``rec`` is true, events go to ``ev`` (EV_* rows). The
     table state keeps the final hands, melds and discards for inspection.
@@ -141,14 +142,14 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
 # hands of session i from its random state ``rs[i]`` and dealer ``dealers[i]``, and leaves both
 # where the next piece goes on, so how a run is cut into pieces changes nothing.
 @njit(cache=True)
-def play_piece(rs, dealers, i, n, rv, tb, tp, bots, st):
+def play_piece(rs, dealers, i, n, rv, tb, ut, tp, bots, st):
     """``n`` more hands of session i; their statistics are added to ``st`` (S_* layout)."""
     wall = np.zeros(N_WALL, np.int64)
     dice = np.zeros(N_DICE, np.int64)
     ev = np.zeros((1, EV_COLS), np.int64)
     res = np.zeros(R_LEN, np.int64)
     tab = new_table()
-    ws = new_work()
+    ws = new_work(ut)
     r = rs[i : i + 1]
     dealer = dealers[i]
     for _h in range(n):
@@ -160,22 +161,22 @@ def play_piece(rs, dealers, i, n, rv, tb, tp, bots, st):
 
 
 @njit(cache=True, parallel=True)
-def run_pieces(rs, dealers, counts, rv, tb, tp, bots, out):
+def run_pieces(rs, dealers, counts, rv, tb, ut, tp, bots, out):
     """A piece of every session given (threads over sessions); row i of ``out`` gets session
     i's statistics added, so results do not depend on the number of threads."""
     for i in prange(rs.shape[0]):
-        play_piece(rs, dealers, i, counts[i], rv, tb, tp, bots, out[i])
+        play_piece(rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i])
 
 
 @njit(cache=True)
 def record_piece(
-    rs, dealers, i, n, rv, tb, tp, bots, walls, dices, results, events, concs, melds, n_melds,
+    rs, dealers, i, n, rv, tb, ut, tp, bots, walls, dices, results, events, concs, melds, n_melds,
     ponds, melded_out,
 ):  # fmt: skip
     """``play_piece`` keeping every hand's wall, dice, events and final state (rows 0..n-1 of
     the output arrays) for the log."""
     tab = new_table()
-    ws = new_work()
+    ws = new_work(ut)
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     r = rs[i : i + 1]
     dealer = dealers[i]
@@ -195,7 +196,7 @@ def record_piece(
 
 @njit(cache=True, parallel=True)
 def record_pieces(
-    rs, dealers, counts, offsets, rv, tb, tp, bots, walls, dices, results, events, concs, melds,
+    rs, dealers, counts, offsets, rv, tb, ut, tp, bots, walls, dices, results, events, concs, melds,
     n_melds, ponds, melded_out,
 ):  # fmt: skip
     """``record_piece`` for every session given, in parallel threads; session i's hands go to
@@ -204,7 +205,7 @@ def record_pieces(
         a = offsets[i]
         b = a + counts[i]
         record_piece(
-            rs, dealers, i, counts[i], rv, tb, tp, bots, walls[a:b], dices[a:b], results[a:b],
+            rs, dealers, i, counts[i], rv, tb, ut, tp, bots, walls[a:b], dices[a:b], results[a:b],
             events[a:b], concs[a:b], melds[a:b], n_melds[a:b], ponds[a:b], melded_out[a:b],
         )  # fmt: skip
 

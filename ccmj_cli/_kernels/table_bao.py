@@ -125,7 +125,7 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
     """Before the seat on turn draws: a declarer who may look rolls (the first) and looks at the
     bao; 对宝 wins at once. Returns whether the hand is won."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     if not (ps[cur, P_DECLARED] and may_look(conc, melded, cur, rv)):
         return False
@@ -161,7 +161,7 @@ def mobao_win(rv, tb, res, tab, ws):
     """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
     for his legal wait that scores best. Returns whether he wins."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     if not (sees_bao(ps, g, cur) and drawn == g[G_BAO]):

@@ -41,13 +41,13 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
     on it wins (its judgment and payments are captured). Returns (winner, claimants); with
     ``nearest_only`` the search stops at the winner (claimants is then 0 or 1)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     winner = -1
     n_win = 0
     for k in range(1, N_SEATS):
         s = (src + k) % N_SEATS
         own_tiles(conc, melded, s, own2)
-        if can_win(conc[s], t, ms[s], own2, rv, tb, rd):
+        if can_win(ps, s, conc[s], t, ms[s], own2, rv, tb, rd):
             n_win += 1
             if winner < 0:
                 dstate = declared_state(ps, g, src)  # 包庄 depends on it
@@ -67,7 +67,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
 def make_pung(tab, ws, s, t):
     """Seat s's two concealed copies of t and the claimed one become an exposed pung."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     conc[s, t] -= 2
     melded[s, t] += 3
     exposed[t] += 3
@@ -89,7 +89,7 @@ def _take_turn(g, ps, s, drawn):
 def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
     """The claims on the discard d of the seat on turn; returns CLAIM_*."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     # 胡: nearest counter-clockwise wins (截胡)
     winner, n_win = win_claim(tab, ws, cur, d, False, rv, tb, res)

@@ -108,7 +108,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
     """Lay down every special kong the seat on turn holds; returns True after a 旋风杠 (its
     replacement draw is G_DRAWN: the seat may win on it, and looks again)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
         n = special_tiles(conc, taken, cur, kind, tp, grp, mt)
@@ -140,7 +140,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
     """The seat on turn makes the kong his bot chooses, if any (and the wall allows one);
     returns KONG_*."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     if not can_draw(g, tp):
         return KONG_NONE

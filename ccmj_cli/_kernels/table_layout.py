@@ -48,7 +48,10 @@ P_DECLARED = 0  # 1 after 报听
 P_LOOKED = 1  # G_BAO_VER of the bao the seat last looked at (-1: never)
 P_FIRST = 2  # 1 until the seat's first turn is over (special kongs, the dealer's no-补)
 P_SPECIAL = 3  # 4 slots: special kongs of each kind held (MELD_XUANFENG .. MELD_JIUDAN)
-P_LEN = 7
+P_WAITS = 7  # the structural waits of the seat's last 3k+1 concealed hand (a cache) ...
+P_WKEY = 8  # ... and that hand's key (2 slots) and declared sets
+P_WSETS = 10
+P_LEN = 11
 
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)

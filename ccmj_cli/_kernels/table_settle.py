@@ -12,6 +12,7 @@ from .judge import W_LEGAL, all_waits, judge_waits, judge_win
 from .layout import (
     HOW_DISCARD,
     HOW_SELF,
+    MS_SETS,
     N_FAN,
     N_KINDS,
     N_SEATS,
@@ -20,6 +21,7 @@ from .layout import (
     RD_PIAO,
     RD_QIDUI,
 )
+from .policy import _hand_key
 from .score import fan_items, kong_value, settle_declared, settle_kong
 from .table_layout import (
     EV_WIN,
@@ -38,6 +40,9 @@ from .table_layout import (
     N_FAN_BINS,
     P_DECLARED,
     P_LOOKED,
+    P_WAITS,
+    P_WKEY,
+    P_WSETS,
     R_BAO_ROLLED,
     R_DEALER,
     R_DECLARED,
@@ -92,9 +97,25 @@ from .table_wall import held_back, wall_left
 
 
 @njit(cache=True)
-def can_win(c, t, ms_s, own, rv, tb, rd):
-    """Is the 3k+1 hand ``c`` + t a legal win (the shared judgment, after a structural check)."""
-    if not (all_waits(c, ms_s, rv, tb) >> t & 1):
+def waits_of(ps, s, c, ms_s, rv, tb):
+    """The structural waits of seat s's 3k+1 concealed tiles ``c`` (``judge.all_waits``),
+    remembered for his hand as it stands: other seats' discards ask again and again."""
+    a, b = _hand_key(c)
+    if ps[s, P_WKEY] == a and ps[s, P_WKEY + 1] == b and ps[s, P_WSETS] == ms_s[MS_SETS]:
+        return ps[s, P_WAITS]
+    m = all_waits(c, ms_s, rv, tb)
+    ps[s, P_WAITS] = m
+    ps[s, P_WKEY] = a
+    ps[s, P_WKEY + 1] = b
+    ps[s, P_WSETS] = ms_s[MS_SETS]
+    return m
+
+
+@njit(cache=True)
+def can_win(ps, s, c, t, ms_s, own, rv, tb, rd):
+    """Is seat s's 3k+1 hand ``c`` + t a legal win (the shared judgment, after a structural
+    check)."""
+    if not (waits_of(ps, s, c, ms_s, rv, tb) >> t & 1):
         return False
     return judge_win(c, t, ms_s, own, rv, tb, rd)
 
@@ -273,13 +294,13 @@ def accumulate(st, res):
 def self_draw_win(rv, tb, res, tab, ws):
     """自摸: the seat on turn wins on the tile he drew, when the win is legal."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2 = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     c = conc[cur]
     c[drawn] -= 1
     own_tiles(conc, melded, cur, own)
-    ok = can_win(c, drawn, ms[cur], own, rv, tb, rd)
+    ok = can_win(ps, cur, c, drawn, ms[cur], own, rv, tb, rd)
     if ok:
         dealer = g[G_DEALER]
         score_win(c, drawn, ms[cur], own, HOW_SELF, cur, dealer, -1, 0, rv, tb, rd, items, fan, pay)

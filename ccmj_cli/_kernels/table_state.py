@@ -47,6 +47,7 @@ from .layout import (
     N_SEATS,
     RD_LEN,
 )
+from .policy import new_discard_scratch
 from .table_layout import (
     G_BAO,
     G_BAO_POS,
@@ -67,6 +68,7 @@ from .table_layout import (
     P_FIRST,
     P_LEN,
     P_LOOKED,
+    P_WKEY,
 )
 
 
@@ -90,8 +92,9 @@ def new_table():
 
 
 @njit(cache=True)
-def new_work():
-    """Scratch buffers of the judgments a hand makes (contents never carried between calls)."""
+def new_work(ut):
+    """Scratch buffers of the judgments a hand makes (contents never carried between calls),
+    and the discard policy's useful-tile tables ``ut`` (``useful.useful_tables()``)."""
     own = np.zeros(N_KINDS, np.int64)  # a seat's tiles, melds included
     own2 = np.zeros(N_KINDS, np.int64)  # the same for a second seat (claims)
     unseen = np.zeros(N_KINDS, np.int64)  # what a seat cannot see
@@ -104,7 +107,8 @@ def new_work():
     mt = np.zeros(16, np.int64)  # a meld's tiles
     c2 = np.zeros(N_KINDS, np.uint8)  # a hand after a call
     ms2 = np.zeros(MS_LEN, np.int64)  # a meld summary after a call
-    return (own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2)
+    dscr = new_discard_scratch()  # the discard policy's
+    return (own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut)
 
 
 @njit(cache=True)
@@ -127,6 +131,7 @@ def reset_table(tab, dealer, rec):
     for s in range(N_SEATS):
         ps[s, P_LOOKED] = -1
         ps[s, P_FIRST] = 1
+        ps[s, P_WKEY] = -1  # no waits remembered
     conc[:, :] = 0
     melded[:, :] = 0
     ankong[:, :] = 0

@@ -637,6 +637,7 @@ def test_discard_value_is_the_policy_value_of_the_hand_it_leaves():
     # judging that hand again; it must equal discard_value of that hand. 222m44448888s with one
     # set declared: after 4s the lone 8s cannot pair (a fifth copy), so almost every tile is
     # wanted, as the 将's first half: far more than the tiles next to the ones held.
+    from ccmj_cli._kernels.judge import judge_waits
     from ccmj_cli._kernels.policy import choose_discard_value, discard_value, new_discard_scratch
     from ccmj_cli._kernels.tables import tables
     from ccmj_cli._kernels.useful import useful_tables
@@ -665,11 +666,13 @@ def test_discard_value_is_the_policy_value_of_the_hand_it_leaves():
         ms[L.MS_SUITS] = 7
         own = c.astype(np.int64)
         unseen = np.clip(3 - own, 0, 4).astype(np.int64)
-        d, sh, live = choose_discard_value(c, ms, own.copy(), unseen, RV, tb, ut, scr)
+        d, sh, live, n_live = choose_discard_value(c, ms, own.copy(), unseen, RV, tb, ut, scr)
         c[d] -= 1
         o = own.copy()
         o[d] -= 1
         assert (sh, live) == discard_value(c, ms, o, unseen, RV, tb, wbuf), text
+        # a tenpai's live legal waits as judge_waits counts them (报听 asks), else -1
+        assert n_live == (judge_waits(c, ms, o, RV, tb, wbuf) if sh == 0 else -1), text
     # the worked case: 222m 444s 888s 8s wants a 将 (distance 2, shanten 1). A new tile that can
     # pair with one more copy lowers it to 1, as do 1m 3m 4m (a chow with 2m, 22m the 将); 8s
     # (held four times), 4s and 2m (a fourth copy could not pair either) are not wanted: 31
@@ -680,7 +683,7 @@ def test_discard_value_is_the_policy_value_of_the_hand_it_leaves():
     ms = np.zeros(L.MS_LEN, np.int64)
     ms[L.MS_SETS] = ms[L.MS_PUNGS] = 1
     unseen = np.ones(34, np.int64)
-    d, sh, live = choose_discard_value(c, ms, c.astype(np.int64), unseen, RV, tb, ut, scr)
+    d, sh, live, _n = choose_discard_value(c, ms, c.astype(np.int64), unseen, RV, tb, ut, scr)
     assert (T.tile_name(d), sh, live) == ("4s", 1, 31)
 
 

@@ -213,8 +213,9 @@ def _live_in(mask, base, unseen):
 
 @njit(cache=True, nogil=True)
 def choose_discard_value(c, ms, own, unseen, rv, tb, ut, scratch):
-    """(discard, shanten, live) of the policy's choice from 3k+2 tiles ``c``: the shanten and
-    live wanted tiles the discard leaves (``discard_value`` of the hand after it).
+    """(discard, shanten, live, n_live) of the policy's choice from 3k+2 tiles ``c``: the
+    shanten and live wanted tiles the discard leaves (``discard_value`` of the hand after it),
+    and when that is a tenpai, its live legal waits as ``judge_waits`` counts them (else -1).
 
     Per hand: the four suit rows, the six two-suit combinations, the four three-suit ones, and
     each discard's shanten (its suit's new row joined to the other three). Only the discards
@@ -256,6 +257,7 @@ def choose_discard_value(c, ms, own, unseen, rv, tb, ut, scratch):
     m = 2 * k + 2  # a suit's targets y = 2 * sets + pair, sets <= k
     best = -1
     best_live = -1
+    best_n = -1
     for d in range(N_KINDS):
         if shs[d] != best_sh:
             continue
@@ -263,8 +265,9 @@ def choose_discard_value(c, ms, own, unseen, rv, tb, ut, scratch):
         c[d] -= 1
         own[d] -= 1
         live = 0
+        n_live = -1
         if best_sh == 0:
-            judge_waits(c, ms, own, rv, tb, waits_buf)
+            n_live = judge_waits(c, ms, own, rv, tb, waits_buf)
             for t in range(N_KINDS):
                 if waits_buf[t, W_LEGAL]:
                     live += unseen[t]
@@ -296,5 +299,5 @@ def choose_discard_value(c, ms, own, unseen, rv, tb, ut, scratch):
         c[d] += 1
         own[d] += 1
         if live > best_live:
-            best, best_live = d, live
-    return best, np.int64(best_sh), np.int64(best_live)
+            best, best_live, best_n = d, live, n_live
+    return best, np.int64(best_sh), np.int64(best_live), np.int64(best_n)

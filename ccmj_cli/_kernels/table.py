@@ -110,12 +110,12 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         ps[cur, P_FIRST] = 0
 
         # ---------------- discard (and 报听)
-        d = choose_discard_at(tab, ws, cur, g[G_DRAWN], rv, tb)
+        d, n_live = choose_discard_at(tab, ws, cur, g[G_DRAWN], rv, tb)
         conc[cur, d] -= 1
         pond[d] += 1
         res[R_DISCARDS] += 1
         event(ev, g, EV_DISCARD, cur, d, 0, 0)
-        if wants_declare(tab, ws, cur, bots, rv, tb):
+        if wants_declare(tab, ws, cur, bots, rv, tb, n_live):
             ps[cur, P_DECLARED] = 1
             res[R_DECLARED] |= 1 << cur
             event(ev, g, EV_DECLARE, cur, -1, 0, 0)

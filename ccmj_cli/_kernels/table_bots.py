@@ -20,7 +20,7 @@ import numpy as np
 
 from .jit import njit
 from .judge import W_LEGAL, judge_waits
-from .layout import FIRST_SPECIAL, MS_CHOWS, MS_SETS, N_KINDS
+from .layout import FIRST_SPECIAL, MS_CHOWS, MS_SETS, N_KINDS, RV_QIDUI
 from .policy import choose_discard_value
 from .shape import shanten
 from .table_layout import K_CALL, K_DECLARE, K_KONG, K_SPECIAL, P_DECLARED, P_SPECIAL
@@ -41,7 +41,7 @@ def legal_mask(c, ms, own, rv, tb, buf):
 @njit(cache=True)
 def best_after_discard(c, ms, own, unseen, rv, tb, ut, dscr):
     """(shanten, live) the 3k+2 tiles ``c`` leave after the policy's discard."""
-    _d, sh, live = choose_discard_value(c, ms, own, unseen, rv, tb, ut, dscr)
+    _d, sh, live, _n = choose_discard_value(c, ms, own, unseen, rv, tb, ut, dscr)
     return sh, live
 
 
@@ -89,23 +89,31 @@ def passes_shanten(level, sh_before, sh_after):
 # ------------------------------------------------------------------ decisions
 @njit(cache=True)
 def choose_discard_at(tab, ws, s, drawn, rv, tb):
-    """The tile seat s discards (a declared hand: the tile it drew)."""
+    """(the tile seat s discards, the live legal waits it leaves when that is a standard-form
+    tenpai, else -1). A declared hand discards the tile it drew."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] and drawn >= 0:
-        return drawn  # the hand is locked after 报听
+        return drawn, np.int64(-1)  # the hand is locked after 报听
     own_tiles(conc, melded, s, own)
     unseen_by(conc, ankong, pond, exposed, s, unseen)
-    return choose_discard_value(conc[s], ms[s], own, unseen, rv, tb, ut, dscr)[0]
+    d, _sh, _live, n_live = choose_discard_value(conc[s], ms[s], own, unseen, rv, tb, ut, dscr)
+    return d, n_live
 
 
 @njit(cache=True)
-def wants_declare(tab, ws, s, bots, rv, tb):
-    """报听 after a discard, as soon as the hand is tenpai (a live legal wait)."""
+def wants_declare(tab, ws, s, bots, rv, tb, n_live):
+    """报听 after a discard, as soon as the hand is tenpai (a live legal wait). ``n_live``: the
+    live legal waits the discard policy found, -1 when it did not judge them (not a
+    standard-form tenpai: only a 七对 tenpai may then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
         return False
+    if n_live >= 0:
+        return n_live > 0
+    if not rv[RV_QIDUI]:
+        return False  # no standard-form tenpai: no structural wait at all
     own_tiles(conc, melded, s, own)
     return judge_waits(conc[s], ms[s], own, rv, tb, buf) > 0
 

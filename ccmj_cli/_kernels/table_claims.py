@@ -26,7 +26,7 @@ from .table_layout import (
     R_KONGS,
 )
 from .table_settle import can_win, capture, declared_state, pay_kong, score_win, won
-from .table_state import add_meld, event, own_tiles
+from .table_state import add_meld, event
 from .table_wall import can_draw, take
 
 # what a discard led to
@@ -46,8 +46,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
     n_win = 0
     for k in range(1, N_SEATS):
         s = (src + k) % N_SEATS
-        own_tiles(conc, melded, s, own2)
-        if can_win(ps, s, conc[s], t, ms[s], own2, rv, tb, rd):
+        if can_win(ps, s, conc[s], t, ms[s], conc, melded, own2, rv, tb, rd):
             n_win += 1
             if winner < 0:
                 dstate = declared_state(ps, g, src)  # 包庄 depends on it

@@ -92,7 +92,7 @@ from .table_layout import (
     S_ROBBED,
     S_WINS,
 )
-from .table_state import event, own_tiles
+from .table_state import event
 from .table_wall import held_back, wall_left
 
 
@@ -112,11 +112,13 @@ def waits_of(ps, s, c, ms_s, rv, tb):
 
 
 @njit(cache=True)
-def can_win(ps, s, c, t, ms_s, own, rv, tb, rd):
-    """Is seat s's 3k+1 hand ``c`` + t a legal win (the shared judgment, after a structural
-    check)."""
+def can_win(ps, s, c, t, ms_s, conc, melded, own, rv, tb, rd):
+    """Is seat s's 3k+1 concealed hand ``c`` + t a legal win (the shared judgment, after a
+    structural check). ``own`` gets his tiles (``c`` + melds) when the judgment needs them."""
     if not (waits_of(ps, s, c, ms_s, rv, tb) >> t & 1):
         return False
+    for i in range(c.shape[0]):
+        own[i] = c[i] + melded[s, i]
     return judge_win(c, t, ms_s, own, rv, tb, rd)
 
 
@@ -299,8 +301,7 @@ def self_draw_win(rv, tb, res, tab, ws):
     drawn = g[G_DRAWN]
     c = conc[cur]
     c[drawn] -= 1
-    own_tiles(conc, melded, cur, own)
-    ok = can_win(ps, cur, c, drawn, ms[cur], own, rv, tb, rd)
+    ok = can_win(ps, cur, c, drawn, ms[cur], conc, melded, own, rv, tb, rd)
     if ok:
         dealer = g[G_DEALER]
         score_win(c, drawn, ms[cur], own, HOW_SELF, cur, dealer, -1, 0, rv, tb, rd, items, fan, pay)

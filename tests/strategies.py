@@ -472,12 +472,19 @@ def win_cases(draw, hows=HOWS):
 @st.composite
 def bao_cases(draw):
     """The arguments of ``ccmj_cli.bao.bao``: a 13-tile hand (tenpai most of the time), a bao
-    tile (often the tile the hand waits on), tiles seen elsewhere (often copies of the bao kind,
-    so that 换宝 happens) and the player's seat."""
+    tile (often the tile the hand waits on, or one in the player's exposed melds), tiles seen
+    elsewhere (often copies of the bao kind, so that 换宝 happens) and the player's seat."""
     concealed, ms, win = draw(scoring_hands())
     own = own_of(concealed, ms)
     spare = [t for t in range(N) if own[t] <= 3]
-    b = win if draw(st.integers(0, 2)) == 0 and own[win] <= 3 else draw(st.sampled_from(spare))
+    exposed = [t for k, ts in ms if k != "concealed_kong" for t in ts if own[t] <= 3]
+    pick = draw(st.integers(0, 2))
+    if pick == 0 and own[win] <= 3:
+        b = win  # a wait: 对宝
+    elif pick == 1 and exposed:
+        b = draw(st.sampled_from(exposed))  # the player's own exposed copies are public (换宝)
+    else:
+        b = draw(st.sampled_from(spare))
     vis = [0] * N
     vis[b] = draw(st.integers(0, 3 - own[b]))
     for t in draw(st.lists(st.integers(0, N - 1), max_size=4)):

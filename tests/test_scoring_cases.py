@@ -302,6 +302,27 @@ def test_bao_dice_one_in_a_variant_file(tmp_path):
     assert res.exit_code == 0 and pays(json.loads(res.stdout)["payments"]) == [-32, 64, -16, -16]
 
 
+# --- 换宝: the player's own exposed melds are public, special kongs included ------------------
+
+# 234m 567p 789s 5z + a 幺蛋 [1m1p1s] (下蛋): the 幺蛋 brings 三色, 幺九 and 刻, so the 单调 5z is
+# a legal wait (独听). The bao is 1p: one copy is in the 幺蛋 (exposed: public), the bao tile
+# itself lies in the wall.
+YAODAN_HAND = "234m567p789s5z[1m1p1s]"
+
+
+def test_a_special_kong_is_public_for_huanbao():
+    # two 1p discarded + the 幺蛋's 1p = three other copies public -> 换宝 (no score); none left
+    r = B.bao(YAODAN_HAND, "1p", visible="1p1p")
+    assert (r.public, r.must_change, r.outcome, r.live) == (3, True, "change", 0)
+    assert_bao(r, reference_bao(YAODAN_HAND, "1p", visible="1p1p", rules=load_variant()))
+    # one 1p discarded: 2 public, the bao stays; drawing the last 1p is a 摸宝 on 5z:
+    # 平胡 1 + 夹胡 (单调) 1 + 自摸 1 + 宝 1 = 4 (no 门清: the 幺蛋 breaks it) -> 8, 8, E 16
+    r = B.bao(YAODAN_HAND, "1p", visible="1p")
+    assert (r.public, r.must_change, r.outcome, r.live) == (2, False, "mobao_possible", 1)
+    assert r.stands_for == "5z" and pays(r.score.payments) == [-16, 32, -8, -8]
+    assert_bao(r, reference_bao(YAODAN_HAND, "1p", visible="1p", rules=load_variant()))
+
+
 # --- the seed examples, for the reference too ------------------------------------------------
 
 

@@ -128,27 +128,26 @@ def test_documented_in_help():
 # estimate from the trials finished so far (marked INTERRUPTED, exit code 130)."
 
 SLOW = "123m469p789s1557z"  # 2-shanten: the discard policy runs, ~10k trials per second
+ODDS = [sys.executable, "-m", "ccmj_cli", "odds", SLOW, "--declare", "--seed", "1"]
+
+
+@pytest.fixture(scope="module")
+def startup_seconds():
+    """A short run first: it compiles (or loads) the kernels and times this machine's start-up,
+    so that the signal below arrives while trials run, not while Python or Numba loads."""
+    t0 = time.monotonic()
+    warm = subprocess.run([*ODDS, "--trials", "1000"], capture_output=True, text=True, timeout=900)
+    assert warm.returncode == 0, warm.stderr
+    return time.monotonic() - t0
 
 
 @pytest.mark.parametrize("as_json", [False, True])
-def test_sigint_prints_the_estimate_and_exits_130(as_json):
-    cmd = [sys.executable, "-m", "ccmj_cli", "odds", SLOW, "--declare", "--seed", "1"]
-    cmd += ["--json"] if as_json else []
-    # a short run first: compiles (or loads) the kernels and times this machine's start-up, so
-    # the signal below arrives while trials run, not while Python or Numba loads
-    t0 = time.monotonic()
-    warm = subprocess.run([*cmd, "--trials", "1000"], capture_output=True, text=True, timeout=900)
-    assert warm.returncode == 0, warm.stderr
-    startup = time.monotonic() - t0
+def test_sigint_prints_the_estimate_and_exits_130(as_json, startup_seconds):
     trials = 1_000_000  # minutes of work: it cannot finish before the signal
-    p = subprocess.Popen(
-        [*cmd, "--trials", str(trials)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    cmd = [*ODDS, "--trials", str(trials), *(["--json"] if as_json else [])]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(startup + 2.0)
+        time.sleep(startup_seconds + 2.0)
         assert p.poll() is None, p.communicate()
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=120)

@@ -220,9 +220,9 @@ BOOL_OPTIONS = (
 _VARIANT_DIR = None
 
 
-def variant_with(**options):
-    """A Variant with the given options over the defaults, loaded from a YAML file the way a
-    user's ``--rules FILE`` is (files are written once per option combination)."""
+def variant_path(**options) -> str:
+    """The YAML file of these options over the defaults (written once per combination), for
+    ``--rules FILE``."""
     global _VARIANT_DIR
     if _VARIANT_DIR is None:
         _VARIANT_DIR = Path(tempfile.mkdtemp(prefix="ccmj-variants-"))
@@ -231,7 +231,13 @@ def variant_with(**options):
     path = _VARIANT_DIR / f"v_{key}.yaml"
     if not path.exists():
         path.write_text(yaml.safe_dump(options), encoding="utf-8")
-    return load_variant(str(path))
+    return str(path)
+
+
+def variant_with(**options):
+    """A Variant with the given options over the defaults, loaded from a YAML file the way a
+    user's ``--rules FILE`` is (files are written once per option combination)."""
+    return load_variant(variant_path(**options))
 
 
 @st.composite
@@ -246,3 +252,248 @@ def variants(draw, fan: bool = False):
             "qidui": draw(st.integers(0, 3)),
         }
     return variant_with(**opts)
+
+
+# --------------------------------------------------------------------------- wins to score
+# Hands built to be LEGAL wins most of the time (RULES.md §3): one set brings 刻 (a pung, a kong
+# or a special kong; sometimes a 中/发/白 pair does instead), three sets bring the three suits,
+# and the pair brings 幺九 when no set does. A share of unconstrained complete hands keeps the
+# illegal paths covered. Used by the scoring, batch and bao properties (naive_scoring.py).
+
+YAOJIU = [t for t in range(N) if t >= HONOR or t % 9 in (0, 8)]
+DRAGON_TILES = (31, 32, 33)
+
+
+def _in_suit_set(draw, used, s: int, pung_only: bool):
+    """A chow or a pung in suit ``s`` (0 m, 1 p, 2 s) that fits beside ``used``, or None."""
+    options = [("pung", s * 9 + i) for i in range(9)]
+    if not pung_only:
+        options += [("chow", s * 9 + i) for i in range(7)]
+    options = [x for x in options if fits(used, set_tiles(x))]
+    return draw(st.sampled_from(options)) if options else None
+
+
+@st.composite
+def legal_complete_hands(draw, max_melds: int = 4):
+    """(concealed tiles of 3k+2, melds [(kind, tiles)]): a complete hand that satisfies 三色, 幺九
+    and 刻 unless an option of the variant says otherwise (ties of 4 copies aside)."""
+    used = [0] * N
+    n_melds = draw(st.sampled_from([n for n in (0, 0, 0, 1, 1, 2, 2, 3, 4) if n <= max_melds]))
+    all_pungs = n_melds == 4  # 手把一: four melds + one tile win only as 飘胡
+    anchor = draw(st.sampled_from(["pung", "pung", "pung", "special", "dragon_pair"]))
+    slots = []  # (kind, tiles): kind chow | pung | xuanfeng | xi | yaodan | jiudan
+    if anchor == "special" and n_melds == 0:
+        anchor = "pung"
+    if anchor == "special":
+        kind = draw(st.sampled_from(sorted(SPECIAL_GROUPS)))
+        group = list(SPECIAL_GROUPS[kind])
+        extra = draw(st.lists(st.sampled_from(group), max_size=1))
+        tiles = draw(st.permutations(group + extra))
+        take(used, tiles)
+        slots.append((kind, list(tiles)))
+    elif anchor == "pung":
+        t = draw(st.sampled_from([t for t in range(N) if used[t] <= 1]))
+        take(used, [t] * 3)
+        slots.append(("pung", [t] * 3))
+    for s in draw(st.permutations([0, 1, 2])):
+        x = _in_suit_set(draw, used, s, all_pungs)
+        if x is None:
+            x = draw(st.sampled_from([p for p in PUNGS if fits(used, set_tiles(p))]))
+        take(used, set_tiles(x))
+        slots.append((x[0], set_tiles(x)))
+    if len(slots) < 4:  # the dragon-pair anchor: one more set of any kind
+        options = [x for x in (PUNGS if all_pungs else SETS) if fits(used, set_tiles(x))]
+        x = draw(st.sampled_from(options))
+        take(used, set_tiles(x))
+        slots.append((x[0], set_tiles(x)))
+    has_yaojiu = any(t in YAOJIU for _, tiles in slots for t in tiles)
+    if anchor == "dragon_pair":
+        pool = list(DRAGON_TILES)
+    elif not has_yaojiu or draw(st.booleans()):
+        pool = YAOJIU
+    else:
+        pool = list(range(N))
+    pairs = [t for t in pool if used[t] <= 2] or [t for t in range(N) if used[t] <= 2]
+    pair = draw(st.sampled_from(pairs))
+    take(used, [pair, pair])
+    # which slots are declared: special kongs always (they are only ever declared)
+    order = draw(st.permutations(range(4)))
+    declared = {i for i in range(4) if slots[i][0] in SPECIAL_GROUPS}
+    for i in order:
+        if len(declared) >= n_melds:
+            break
+        declared.add(i)
+    melds_out, concealed = [], [pair, pair]
+    for i, (kind, tiles) in enumerate(slots):
+        if i not in declared:
+            concealed += tiles
+            continue
+        if kind == "pung":
+            t = tiles[0]
+            choices = ["pung"] + (["kong", "concealed_kong"] if used[t] == 3 else [])
+            kind = draw(st.sampled_from(choices))
+            if kind != "pung":
+                tiles = [t] * 4
+                take(used, [t])
+        melds_out.append((kind, list(tiles)))
+    return sorted(concealed), melds_out
+
+
+@st.composite
+def scoring_hands(draw, max_melds: int = 4):
+    """A complete hand, legal most of the time (see legal_complete_hands), and the tile it was
+    won on: (concealed 3k+1 tiles before the win, melds, winning tile)."""
+    if draw(st.integers(0, 9)) < 8:
+        concealed, ms = draw(legal_complete_hands(max_melds))
+    else:
+        concealed, ms = draw(complete_hands(max_melds=max_melds))
+    i = draw(st.integers(0, len(concealed) - 1))
+    win = concealed[i]
+    return concealed[:i] + concealed[i + 1 :], ms, win
+
+
+@st.composite
+def other_kongs(draw, used, winner: int, max_n: int = 2):
+    """Kongs of the other seats that fit beside ``used`` (updated): [(seat, kind, tiles)]."""
+    out = []
+    for _ in range(draw(st.integers(0, max_n))):
+        free = [t for t in range(N) if used[t] == 0]
+        options = [(k, [t] * 4) for t in free for k in ("kong", "concealed_kong")]
+        for kind, group in SPECIAL_GROUPS.items():
+            if fits(used, group):
+                options.append((kind, list(group)))
+        if not options:
+            break
+        kind, tiles = draw(st.sampled_from(options))
+        if kind in SPECIAL_GROUPS:
+            extra = draw(st.lists(st.sampled_from(SPECIAL_GROUPS[kind]), max_size=2))
+            for t in extra:
+                if fits(used, [*tiles, t]):
+                    tiles = [*tiles, t]
+            tiles = draw(st.permutations(tiles))
+        take(used, tiles)
+        seat = draw(st.sampled_from([s for s in range(4) if s != winner]))
+        out.append((seat, kind, list(tiles)))
+    return out
+
+
+def kongs_text(kongs) -> str:
+    """``--kongs`` text of [(seat, kind, tiles)]: ``E:(5555m),W:[1234z]``."""
+    return ",".join(f"{'ESWN'[s]}:{meld_text(k, t)}" for s, k, t in kongs)
+
+
+@st.composite
+def scoring_variants(draw, dianpao: bool = False):
+    """Options (a dict, for ``variant_with``) that change scoring: fan and kong values, the cap,
+    冲宝, the bao dice, sometimes the judgment options too. ``dianpao``: draw the 点炮 mode and
+    cover_only_undeclared as well (the properties usually loop over every mode instead)."""
+    opts = {}
+    if draw(st.booleans()):
+        opts.update({k: draw(st.booleans()) for k in BOOL_OPTIONS})
+        opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
+    if draw(st.booleans()):
+        keys = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
+                "haohua", "chongbao")  # fmt: skip
+        opts["fan"] = {k: draw(st.integers(0, 3)) for k in keys}
+    if draw(st.booleans()):
+        keys = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
+        opts["kong"] = {k: draw(st.integers(0, 4)) for k in keys}
+    opts["cap_fan"] = draw(st.one_of(st.none(), st.integers(1, 9)))
+    opts["chongbao_double"] = draw(st.booleans())
+    opts["bao_dice"] = draw(st.sampled_from([1, 2]))
+    opts["sanfeng_dan"] = draw(st.booleans())
+    opts["xiaoji_feidan"] = draw(st.booleans())
+    if dianpao:
+        opts["dianpao"] = draw(st.sampled_from(DIANPAO_MODES))
+        opts["cover_only_undeclared"] = draw(st.booleans())
+    return opts
+
+
+DIANPAO_MODES = ("all_pay", "discarder_only", "discarder_covers_all")
+# every way a discard win can be settled: (dianpao, cover_only_undeclared)
+PAYMENT_MODES = (
+    ("all_pay", False),
+    ("discarder_only", False),
+    ("discarder_covers_all", False),
+    ("discarder_covers_all", True),
+)
+
+
+HOWS = ("self", "discard", "mobao", "duibao")
+SEAT_NAMES = "ESWN"
+
+
+def own_of(concealed, ms) -> list[int]:
+    own = [0] * N
+    for t in concealed:
+        own[t] += 1
+    for _, tiles in ms:
+        for t in tiles:
+            own[t] += 1
+    return own
+
+
+@st.composite
+def win_cases(draw, hows=HOWS):
+    """The keyword arguments of ``ccmj_cli.scoring.score`` for one win (all valid input): a hand
+    from ``scoring_hands`` given before or after the win, the way it was won, the seats (the
+    dealer is E), the discarder's declaration, other seats' kongs and a base. For a 摸宝 the bao
+    is any tile with a copy left; for a 对宝 it is usually the tile the hand was built around."""
+    concealed, ms, win = draw(scoring_hands())
+    how = draw(st.sampled_from(hows))
+    seat = draw(st.integers(0, 3))
+    own = own_of(concealed, ms)
+    spare = [t for t in range(N) if own[t] <= 3]
+    if how == "mobao" or (how == "duibao" and draw(st.integers(0, 3)) == 0):
+        drawn = draw(st.sampled_from(spare))
+    else:
+        drawn = win
+    discarder = None
+    if how == "discard":
+        discarder = SEAT_NAMES[draw(st.sampled_from([s for s in range(4) if s != seat]))]
+    used = list(own)
+    used[drawn] += 1
+    kongs = draw(other_kongs(used, seat))
+    shown = concealed + [drawn] if draw(st.booleans()) else concealed  # 13- or 14-tile form
+    bao_win = how in ("mobao", "duibao")
+    return {
+        "hand": hand_text(shown, ms),
+        "win": None if bao_win else name(drawn),
+        "how": how,
+        "seat": SEAT_NAMES[seat],
+        "discarder": discarder,
+        "bao": name(drawn) if bao_win else None,
+        "base": draw(st.sampled_from([1, 1, 2, 7])),
+        "kongs": kongs_text(kongs) or None,
+        "declared": draw(st.booleans()),
+    }
+
+
+@st.composite
+def bao_cases(draw):
+    """The arguments of ``ccmj_cli.bao.bao``: a 13-tile hand (tenpai most of the time), a bao
+    tile (often the tile the hand waits on, or one in the player's exposed melds), tiles seen
+    elsewhere (often copies of the bao kind, so that 换宝 happens) and the player's seat."""
+    concealed, ms, win = draw(scoring_hands())
+    own = own_of(concealed, ms)
+    spare = [t for t in range(N) if own[t] <= 3]
+    exposed = [t for k, ts in ms if k != "concealed_kong" for t in ts if own[t] <= 3]
+    pick = draw(st.integers(0, 2))
+    if pick == 0 and own[win] <= 3:
+        b = win  # a wait: 对宝
+    elif pick == 1 and exposed:
+        b = draw(st.sampled_from(exposed))  # the player's own exposed copies are public (换宝)
+    else:
+        b = draw(st.sampled_from(spare))
+    vis = [0] * N
+    vis[b] = draw(st.integers(0, 3 - own[b]))
+    for t in draw(st.lists(st.integers(0, N - 1), max_size=4)):
+        if own[t] + vis[t] < (3 if t == b else 4):
+            vis[t] += 1
+    visible = counts_text(vis)
+    return {
+        "hand": hand_text(concealed, ms),
+        "bao_tile": name(b),
+        "visible": visible or None,
+        "seat": draw(st.sampled_from(SEAT_NAMES)),
+    }

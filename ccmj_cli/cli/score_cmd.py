@@ -56,7 +56,7 @@ def register(app: typer.Typer):
 
         Payment from each paying loser = base x 2^(fan-1) (RULES.md §5); kongs settle apart (§7).
         """
-        choose_kernels(hand)
+        choose_kernels(hand, batch=False)
         from .. import scoring as S  # kernels load only when the command runs
 
         r = S.score(hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules))

@@ -1,0 +1,217 @@
+"""Fault injection: the command line as a user's shell runs it, under hostile conditions.
+
+No traceback, no lost file, no hang: same input and output file (also through links, or stdout
+appended to the input), closed stdin, output to a missing folder or a full device, oversized
+CSV fields, UTF-16 input, YAML bombs, self-extending files, truncated and garbage logs,
+corrupted and unwritable caches. Each test runs ``ccmj`` in its own process (cheap: the
+single-hand commands run interpreted) with a timeout, so a hang fails the test instead of the
+suite; tests that need a fresh cache point ``CCMJ_CACHE_DIR`` / ``XDG_CACHE_HOME`` / ``HOME`` at
+temporary folders.
+"""
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = "111m456p789s2345s"
+WIN_ROW = "123m456p46s55s111z,5s,self"
+TIMEOUT = 120  # a compiled command's first run in a fresh process; a hang fails the test
+
+
+def ccmj(*args, stdin=None, close_stdin=False, env=None, cwd=None, timeout=TIMEOUT):
+    """``ccmj ARGS`` in its own process, importing this checkout: (exit code, stdout, stderr)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    full_env.pop("CCMJ_JIT", None)
+    kw = {}
+    if close_stdin:
+        kw["preexec_fn"] = lambda: os.close(0)
+    elif isinstance(stdin, (str, bytes)):
+        kw["input"] = stdin.encode() if isinstance(stdin, str) else stdin
+    else:
+        kw["stdin"] = stdin if stdin is not None else subprocess.DEVNULL
+    r = subprocess.run(
+        [sys.executable, "-m", "ccmj_cli", *map(str, args)],
+        capture_output=True, env=full_env, cwd=cwd, timeout=timeout, **kw,
+    )  # fmt: skip
+    return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+
+def one_line_error(code, out, err, rc):
+    """The failure shape every bad input must have: exit ``rc``, one `error: ...` line."""
+    assert code == rc, (code, out, err)
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+# --- item 1: no command destroys its input -------------------------------------------------
+
+
+@pytest.fixture
+def wins(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_text(f"hand,win,how\n{WIN_ROW}\n", encoding="utf-8")
+    return path
+
+
+def test_batch_output_that_is_its_input_is_refused_and_the_input_kept(wins, tmp_path):
+    before = wins.read_bytes()
+    (tmp_path / "sym.csv").symlink_to(wins)
+    os.link(wins, tmp_path / "hard.csv")
+    for inp, out in (("x.csv", "x.csv"), ("x.csv", "sym.csv"), ("hard.csv", "x.csv"),
+                     ("sym.csv", "./x.csv")):  # fmt: skip
+        line = one_line_error(*ccmj("batch", inp, "-o", out, cwd=tmp_path), 2)
+        assert "same file" in line
+        assert wins.read_bytes() == before
+
+
+def test_batch_stdout_appended_to_its_input_is_refused(wins, tmp_path):
+    """`ccmj batch x.csv >> x.csv` would read its own output back for ever."""
+    before = wins.read_bytes()
+    with open(wins, "ab") as out:
+        r = subprocess.run(
+            [sys.executable, "-m", "ccmj_cli", "batch", str(wins)], stdout=out,
+            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=TIMEOUT,
+        )  # fmt: skip
+    assert r.returncode == 2 and b"same file" in r.stderr
+    assert wins.read_bytes() == before
+
+
+def test_stdin_batch_answers_appended_to_the_input_are_refused(tmp_path):
+    """`ccmj waits - < f >> f`: the answers would be read back as lines, for ever."""
+    f = tmp_path / "hands.txt"
+    f.write_text((HAND + "\n") * 3, encoding="utf-8")
+    before = f.read_bytes()
+    with open(f, "rb") as src, open(f, "ab") as dst:
+        r = subprocess.run(
+            [sys.executable, "-m", "ccmj_cli", "waits", "-"], stdin=src, stdout=dst,
+            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=TIMEOUT,
+        )  # fmt: skip
+    assert r.returncode == 2 and b"same file" in r.stderr
+    assert f.read_bytes() == before
+
+
+def test_batch_from_stdin_into_the_file_it_reads_is_refused(wins):
+    before = wins.read_bytes()
+    with open(wins, "rb") as src:
+        code, out, err = ccmj("batch", "-", "-o", wins, stdin=src)
+    one_line_error(code, out, err, 2)
+    assert wins.read_bytes() == before
+
+
+@pytest.mark.parametrize("out", ["missing/y.csv", "x.csv/y.csv", ".", "/dev/full"])
+def test_batch_output_that_cannot_be_written_is_one_line(wins, tmp_path, out):
+    line = one_line_error(*ccmj("batch", "x.csv", "-o", out, cwd=tmp_path), 2)
+    assert "cannot write" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.csv"]  # no temporary file left
+
+
+def test_batch_stdout_on_a_full_device_is_one_line(wins):
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run(
+            [sys.executable, "-m", "ccmj_cli", "batch", str(wins)], stdout=full,
+            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=TIMEOUT,
+        )  # fmt: skip
+    err = r.stderr.decode()
+    assert r.returncode == 2 and err.startswith("error: ") and len(err.splitlines()) == 1, err
+
+
+def test_batch_replaces_its_output_only_when_done(wins, tmp_path):
+    """The output is written beside the target and moved over it at the end: an old output
+    survives a run that fails before the end (here: an unreadable header), and a good run
+    replaces it keeping its mode."""
+    out = tmp_path / "out.csv"
+    out.write_text("precious\n", encoding="utf-8")
+    out.chmod(0o640)
+    bad = tmp_path / "bad.csv"
+    bad.write_text('"' + "x" * 200_000 + "\n", encoding="utf-8")  # a header csv cannot read
+    one_line_error(*ccmj("batch", bad, "-o", out), 2)
+    assert out.read_text(encoding="utf-8") == "precious\n"
+    code, _, err = ccmj("batch", wins, "-o", out)
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert len(rows) == 1 and rows[0]["legal"] == "true"
+    assert out.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv", "out.csv", "x.csv"]
+
+
+# --- item 12: a closed stdin --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["waits", "-"], ["check", "-"], ["shanten", "-"], ["batch", "-"]])
+def test_closed_stdin_is_one_line(args):
+    line = one_line_error(*ccmj(*args, close_stdin=True), 2)
+    assert "standard input is closed" in line
+
+
+def test_score_of_a_dash_hand_does_not_read_stdin():
+    """score/bao take one HAND: '-' is a bad hand, and stdin (closed here) is never read."""
+    line = one_line_error(*ccmj("score", "-", "--win", "5s", close_stdin=True), 2)
+    assert "bad hand '-'" in line
+
+
+# --- items 7 and 15: CSV input the csv module or the decoder cannot read ---------------------
+
+
+def test_a_csv_field_over_the_limit_scores_the_rows_before_it(tmp_path):
+    """One stray quote in a 10,000-row file swallows the rest into one field over the csv
+    module's limit (128 KB): the rows before it are scored and written, the rest is one error
+    row naming the line where the broken record starts, exit 4."""
+    rows = [f"{WIN_ROW}"] * 10_000
+    rows[5000] = '"' + WIN_ROW  # an unbalanced quote
+    path = tmp_path / "big.csv"
+    path.write_text("hand,win,how\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = ccmj("batch", path)
+    assert code == 4 and "Traceback" not in err, err
+    got = list(csv.DictReader(io.StringIO(out)))
+    assert len(got) == 5001
+    assert all(r["legal"] == "true" and r["error"] == "" for r in got[:5000])
+    assert got[5000]["hand"] == "" and got[5000]["error"].startswith("line 5002: ")
+    assert "field limit" in got[5000]["error"]
+    assert err.strip() == "1 of 5001 row(s) in error"
+    code, out, err = ccmj("batch", path, "--json")
+    assert code == 4
+    last = json.loads(out.splitlines()[-1])
+    assert last["error"].startswith("line 5002: ") and len(out.splitlines()) == 5001
+
+
+def test_an_empty_csv_gives_the_header_and_says_0_rows(tmp_path):
+    from ccmj_cli.batch import INPUT_COLUMNS, RESULT_COLUMNS
+
+    for text in ("", "\n\n"):
+        (tmp_path / "e.csv").write_text(text, encoding="utf-8")
+        code, out, err = ccmj("batch", tmp_path / "e.csv")
+        assert code == 0 and out == ",".join(INPUT_COLUMNS + RESULT_COLUMNS) + "\n"
+        assert err.strip() == "0 rows (the input is empty)"
+        code, out, err = ccmj("batch", "-", "--json", stdin=text)
+        assert (code, out) == (0, "") and "0 rows" in err
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_utf16_csv_is_one_line_naming_the_encoding(tmp_path, encoding):
+    path = tmp_path / "w.csv"
+    path.write_bytes(f"hand,win,how\n{WIN_ROW}\n".encode(encoding))
+    for args, kw in (([path], {}), (["-"], {"stdin": path.read_bytes()})):
+        line = one_line_error(*ccmj("batch", *args, **kw), 2)
+        assert "UTF-16" in line or "UTF-32" in line or "NUL" in line
+        assert "UTF-8" in line
+
+
+def test_a_header_that_is_not_utf8_is_one_line(tmp_path):
+    path = tmp_path / "gbk.csv"
+    path.write_bytes(f"hand,win,how,备注\n{WIN_ROW},东\n".encode("gbk"))
+    line = one_line_error(*ccmj("batch", path), 2)
+    assert "not valid UTF-8" in line and "line 1" in line
+
+
+def test_a_directory_as_the_csv_is_one_line(tmp_path):
+    line = one_line_error(*ccmj("batch", tmp_path), 2)
+    assert "directory" in line

@@ -215,3 +215,117 @@ def test_a_header_that_is_not_utf8_is_one_line(tmp_path):
 def test_a_directory_as_the_csv_is_one_line(tmp_path):
     line = one_line_error(*ccmj("batch", tmp_path), 2)
     assert "directory" in line
+
+
+# --- items 8, 9, 15: hostile variant files --------------------------------------------------
+
+
+def _bomb(key: str, levels: int = 9) -> str:
+    """The "billion laughs" as the value of ``key``: each level an anchor of nine aliases of
+    the one before (~400 bytes; 9^9 strings once expanded, as an error message quoting the
+    value did)."""
+    items = ['&a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, levels):
+        items.append(f"&a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]")
+    return f"{key}: [" + ", ".join(items) + "]\n"
+
+
+def variant_error(tmp_path, text, name="v.yaml"):
+    from ccmj_cli.errors import VariantError
+    from ccmj_cli.rules import load_variant
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(path))
+    assert "\n" not in e.value.message and len(e.value.message) < 300, e.value.message
+    return e.value.message
+
+
+@pytest.mark.parametrize("key", ["jiahu", "fan", "unknown_key", "extends", "cap_fan"])
+def test_a_yaml_bomb_under_any_key_is_refused_at_once(tmp_path, key):
+    text = _bomb(key)
+    assert len(text) < 500
+    assert "aliases" in variant_error(tmp_path, text)
+
+
+def test_a_yaml_bomb_on_the_command_line_is_one_line_exit_3(tmp_path):
+    (tmp_path / "bomb.yaml").write_text(_bomb("jiahu"), encoding="utf-8")
+    code, out, err = ccmj("waits", HAND, "--rules", tmp_path / "bomb.yaml", timeout=30)
+    assert "aliases" in one_line_error(code, out, err, 3)
+
+
+def test_anchors_are_refused_even_unused(tmp_path):
+    assert "line 1" in variant_error(tmp_path, "jiahu: &x any\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [
+        ("jiahu: [" + ",".join(["'aaaaaaaaaa'"] * 3000) + "]\n", "got ['aaaaaaaaaa', "),
+        ("jiahu: '" + "x" * 20000 + "'\n", "got 'xxxxx"),
+        ("cap_fan: " + "9" * 5000 + "\n", "not valid YAML"),  # int() refuses 5,000 digits
+        ("fan: " + "[" * 50 + "]" * 50 + "\n", "nested too deeply"),
+        ("# padding\n" * 7000, "too large"),
+        ("jiahu: any\n" + "x: 1\n" * 5000, "too large"),
+    ],
+)
+def test_huge_values_are_bounded_in_messages(tmp_path, text, expect):
+    message = variant_error(tmp_path, text)
+    assert expect in message
+    assert len(message.replace(str(tmp_path), "")) < 200
+
+
+def test_a_device_behind_a_variant_file_name_is_not_read(tmp_path):
+    """/dev/zero behind a .yaml name would never end: only regular files are read."""
+    (tmp_path / "z.yaml").symlink_to("/dev/zero")
+    message = variant_error(tmp_path, "extends: z.yaml\n")
+    assert "z.yaml" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "line"),
+    [
+        ("jiahu: any\njiahu: shape\n", "'jiahu'", 2),
+        ("cap_fan: 5\nfan:\n  win: 1\n  win: 2\n", "'win'", 4),
+        ('{"qidui": true, "qidui": false}\n', "'qidui'", 1),
+    ],
+)
+def test_a_key_given_twice_is_exit_3_naming_it(tmp_path, text, key, line):
+    message = variant_error(tmp_path, text)
+    assert f"key {key} is given twice (line {line})" in message
+    code, out, err = ccmj("rules", "--rules", tmp_path / "v.yaml")
+    one_line_error(code, out, err, 3)
+
+
+def test_extends_itself_is_a_loop_naming_the_chain(tmp_path):
+    message = variant_error(tmp_path, "extends: ./self.yaml\n", name="self.yaml")
+    assert message.endswith(f"extends loop: {tmp_path}/self.yaml -> {tmp_path}/self.yaml")
+    code, out, err = ccmj("rules", "--rules", "self.yaml", cwd=tmp_path)
+    assert one_line_error(code, out, err, 3).endswith("extends loop: self.yaml -> self.yaml")
+
+
+def test_extends_a_to_b_to_a_is_a_loop_naming_the_chain(tmp_path):
+    (tmp_path / "b.yaml").write_text("extends: a.yaml\n", encoding="utf-8")
+    (tmp_path / "a.yaml").write_text("extends: b.yaml\njiahu: shape\n", encoding="utf-8")
+    code, out, err = ccmj("rules", "--rules", "a.yaml", cwd=tmp_path)
+    line = one_line_error(code, out, err, 3)
+    assert line.endswith("extends loop: a.yaml -> b.yaml -> a.yaml")
+
+
+def test_a_long_extends_chain_is_bounded(tmp_path):
+    for i in range(40):
+        (tmp_path / f"r{i}.yaml").write_text(f"extends: r{i + 1}.yaml\n", encoding="utf-8")
+    (tmp_path / "r40.yaml").write_text("jiahu: shape\n", encoding="utf-8")
+    message = variant_error(tmp_path, "extends: r0.yaml\n")
+    assert "longer than" in message
+
+
+@pytest.mark.parametrize("spec", ["x" * 100_000, "x/" * 5000 + "a.yaml", "a\x00b"])
+def test_an_absurd_rules_argument_is_one_short_line(spec):
+    from ccmj_cli.errors import VariantError
+    from ccmj_cli.rules import load_variant
+
+    with pytest.raises(VariantError) as e:
+        load_variant(spec)
+    assert len(e.value.message) < 300

@@ -52,7 +52,9 @@ def handles_errors(fn):
             raise typer.Exit(0) from None
         except OSError as e:  # writing the output failed (a full disk, /dev/full, ...)
             _quiet_stdout()
-            what = f"'{e.filename}'" if e.filename else "cannot write the output"
+            name = str(e.filename)
+            name = name if len(name) <= 80 else name[:77] + "..."
+            what = f"'{name}'" if e.filename else "cannot write the output"
             fail(UsageError(f"{what}: {e.strerror or e}"))
 
     return wrapper

@@ -346,7 +346,7 @@ def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
     """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
     h = S.parse_hand(hand, v)
     ci, owni = S.prepare_hand(h, o[0], hand)
-    others = S.parse_kongs(_cell(row, ikongs), v)
+    others = S.parse_kongs(_cell(row, ikongs), v, o[2])
     S._check_copies(owni, o[0], others, hand)
     c[i] = ci
     own[i] = owni

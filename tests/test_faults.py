@@ -329,3 +329,60 @@ def test_an_absurd_rules_argument_is_one_short_line(spec):
     with pytest.raises(VariantError) as e:
         load_variant(spec)
     assert len(e.value.message) < 300
+
+
+# --- item 14: --kongs that cannot be ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kongs", "expect"),
+    [
+        # S wins with 13 tiles of his own: a kong of S's would be a 5th set (its tiles do not
+        # fit), and the winner's kongs are read from HAND anyway
+        ("S:[9999p]", "S is the winner, whose kongs belong in HAND"),
+        ("E:(5555m),S:[1234z]", "S is the winner"),
+        (",,,", "an empty item"),
+        ("E:(5555m),,W:[9999p]", "an empty item"),
+        ("E:(5555m),", "an empty item"),
+        # a seat holds at most four melds: five kongs in one item, or spread over items
+        ("E:[2222p][3333p][4444p][6666p][7777p]", "at most 4"),
+        ("E:[2222p][3333p],E:[4444p][6666p],E:[7777p]", "more than four kongs for E"),
+        # a tile more than 4 times: 5555s + the hand's 55s and the win on 5s
+        ("W:[5555s]", "copies of 5s"),
+    ],
+)
+def test_bad_kongs_are_refused(kongs, expect):
+    from ccmj_cli.errors import CcmjError
+    from ccmj_cli.scoring import score
+
+    with pytest.raises(CcmjError) as e:
+        score("123m456p46s55s111z", "5s", "discard", "S", "W", kongs=kongs)
+    assert expect in e.value.message
+    assert e.value.exit_code == 2
+
+
+def test_kongs_of_other_seats_still_score():
+    """E and W hold two kongs each (four melds between them is fine): E's open 5555m is 1, W's
+    concealed (9999p) 2 and 旋风杠 [1234z] 1 (RULES §7), paid by each other seat."""
+    from ccmj_cli.scoring import score
+
+    r = score("123m456p46s55s111z", "5s", "self", kongs="E:[5555m],W:(9999p)[1234z]")
+    assert [(k.seat, k.value) for k in r.kongs] == [("E", 1), ("W", 2), ("W", 1)]
+    # E: +3 (5555m) - 2 - 1 = 0; S: -1 - 2 - 1 = -4; W: -1 + 6 + 3 = 8; N: -4
+    assert r.kong_payments == {"E": 0, "S": -4, "W": 8, "N": -4}
+
+
+def test_a_batch_row_with_the_winners_kong_is_a_row_error(tmp_path):
+    path = tmp_path / "k.csv"
+    path.write_text(
+        "hand,win,how,seat,kongs\n"
+        "123m456p46s55s111z,5s,self,S,S:[9999p]\n"
+        '123m456p46s55s111z,5s,self,S,"E:(5555m),,"\n'
+        "123m456p46s55s111z,5s,self,S,E:(5555m)\n",
+        encoding="utf-8",
+    )
+    code, out, err = ccmj("batch", path)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 4 and "Traceback" not in err
+    assert "S is the winner" in rows[0]["error"] and "empty item" in rows[1]["error"]
+    assert rows[2]["error"] == "" and rows[2]["legal"] == "true"

@@ -9,7 +9,8 @@ from ..output import render_score
 from .common import JsonOpt, RulesOpt, choose_kernels, emit, handles_errors, variant
 
 KONGS_HELP = (
-    "Kongs held by the other seats (the winner's are in HAND): SEAT:MELDS items separated by commas, "
+    "Kongs held by the other seats (the winner's are in HAND): SEAT:MELDS items "
+    "separated by commas, "
     "e.g. 'E:(5555m),W:[1234z][567z]'. Open [5555m], concealed (5555m), "
     "special kongs with 补 tiles."
 )

@@ -386,3 +386,127 @@ def test_a_batch_row_with_the_winners_kong_is_a_row_error(tmp_path):
     assert code == 4 and "Traceback" not in err
     assert "S is the winner" in rows[0]["error"] and "empty item" in rows[1]["error"]
     assert rows[2]["error"] == "" and rows[2]["legal"] == "true"
+
+
+# --- item 10: replay of a damaged log ----------------------------------------------------------
+
+
+def _log_header():
+    from ccmj_cli._kernels import layout as L
+    from ccmj_cli._kernels import table_layout as TL
+    from ccmj_cli.replay import LOG_VERSION
+
+    return {
+        "ccmj_log": LOG_VERSION, "seed": 0, "rules": "default", "hands": 2, "sessions": 1,
+        "policy": ["baseline"] * 4, "rv": [0] * L.RV_LEN, "tp": [7, 1, 0, 0][: TL.TP_LEN],
+        "bots": [[1, 1, 1, 1]] * 4,
+    }  # fmt: skip
+
+
+def _log_hand(k=1):
+    """A hand record with every field replay reads (a drawn hand: 荒庄)."""
+    import random
+
+    from ccmj_cli._kernels.table import N_DICE
+    from ccmj_cli.tiles import tile_name
+
+    wall = [tile_name(t) for t in range(34) for _ in range(4)]
+    random.Random(k).shuffle(wall)
+    seats = {s: 0 for s in "ESWN"}
+    return {
+        "hand": k, "session": 0, "session_hand": k, "session_seed": 1, "dealer": "E",
+        "wall": wall, "dice": [3] * N_DICE, "events": [[0, 0, 5, 0, 0], [2, 0, 5, 0, 0]],
+        "result": {
+            "winner": None, "how": "huang", "tile": None, "discarder": None, "fan": 0,
+            "jiahu": False, "piao": False, "menqing": False, "payout": dict(seats),
+            "kong_money": dict(seats), "loser_fan": dict(seats), "next_dealer": "E",
+            "wall_left": 14,
+        },
+        "final": {s: "123m" for s in "ESWN"}, "pond": "",
+    }  # fmt: skip
+
+
+def write_log(path, *lines):
+    path.write_text("".join(x if isinstance(x, str) else json.dumps(x) + "\n" for x in lines))
+    return path
+
+
+def test_a_well_formed_log_replays(tmp_path):
+    log = write_log(tmp_path / "ok.jsonl", _log_header(), _log_hand(1), _log_hand(2))
+    code, out, err = ccmj("replay", log, "--hand", 2, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["hand"] == 2 and d["turns"] == ["E draws 6m", "E discards 6m"]
+
+
+def _damaged(name):
+    """name -> the log's lines: every way a log can be cut, garbled or hand-edited."""
+    h, r = _log_header(), _log_hand(1)
+    full = json.dumps(r) + "\n"
+    bad_key = {k: v for k, v in r.items() if k != "wall"}
+    bad_type = {**r, "dealer": 3}
+    bad_result = {**r, "result": {**r["result"], "payout": {"E": "x"}}}
+    bad_wall = {**r, "wall": r["wall"][:-1] + ["9z"]}
+    five = {**r, "wall": r["wall"][:-1] + [r["wall"][0]]}
+    bad_event = {**r, "events": [[99, 0, 5, 0, 0]]}
+    event_seat = {**r, "events": [[0, 7, 5, 0, 0]]}
+    short_event = {**r, "events": [[0, 0]]}
+    return {
+        "empty": [""],
+        "header_only_cut": [json.dumps(h)[:20]],
+        "not_json": [h, "this is not json\n"],
+        "truncated": [h, full[: len(full) // 2]],
+        "a_list": [h, "[1, 2, 3]\n"],
+        "missing_key": [h, bad_key],
+        "wrong_type": [h, bad_type],
+        "bad_result": [h, bad_result],
+        "bad_wall": [h, bad_wall],
+        "five_copies": [h, five],
+        "bad_event": [h, bad_event],
+        "event_seat": [h, event_seat],
+        "short_event": [h, short_event],
+        "deep_json": [h, "[" * 100_000 + "]" * 100_000 + "\n"],
+        "binary": [h, "\udcff"],
+        "not_a_log": ['{"hello": 1}\n', full],
+    }[name]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["empty", "header_only_cut", "not_json", "truncated", "a_list", "missing_key", "wrong_type",
+     "bad_result", "bad_wall", "five_copies", "bad_event", "event_seat", "short_event",
+     "deep_json", "binary", "not_a_log"],
+)  # fmt: skip
+def test_a_damaged_log_is_one_line_exit_2(tmp_path, name):
+    path = tmp_path / "log.jsonl"
+    lines = _damaged(name)
+    if name == "binary":
+        path.write_bytes(json.dumps(lines[0]).encode() + b"\n\xff\xfe garbage\n")
+    else:
+        write_log(path, *lines)
+    one_line_error(*ccmj("replay", path), 2)
+
+
+def test_a_missing_hand_number_is_one_line(tmp_path):
+    log = write_log(tmp_path / "ok.jsonl", _log_header(), _log_hand(1), _log_hand(2))
+    for k in (0, -1, 3, 10**30):
+        line = one_line_error(*ccmj("replay", log, "--hand", k), 2)
+        assert "the log holds hands 1 to 2" in line
+
+
+def test_a_log_that_is_a_directory_or_missing_is_one_line(tmp_path):
+    one_line_error(*ccmj("replay", tmp_path), 2)
+    one_line_error(*ccmj("replay", tmp_path / "nope.jsonl"), 2)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("rv", [0] * 3), ("rv", "x"), ("tp", [0, 9999, 0, 0]), ("bots", [[1, 1]]), ("rv", None)],
+)
+def test_verify_refuses_a_header_the_engine_cannot_take(tmp_path, key, value):
+    """--verify hands the header's vectors to the compiled engine: wrong lengths or values
+    would read out of bounds there, so they are refused first."""
+    header = {**_log_header(), key: value}
+    log = write_log(tmp_path / "h.jsonl", header, _log_hand(1))
+    line = one_line_error(*ccmj("replay", log, "--verify"), 2)
+    assert f"'{key}'" in line

@@ -510,3 +510,315 @@ def test_verify_refuses_a_header_the_engine_cannot_take(tmp_path, key, value):
     log = write_log(tmp_path / "h.jsonl", header, _log_hand(1))
     line = one_line_error(*ccmj("replay", log, "--verify"), 2)
     assert f"'{key}'" in line
+
+
+# --- item 11: a damaged lookup-table cache is rebuilt, never used ----------------------------
+
+TENPAI = "111m456p789s2345s"  # tenpai on 2s/5s: shanten 0 (a zeroed table said -1)
+
+
+@pytest.fixture(scope="module")
+def built_cache(tmp_path_factory):
+    """A cache folder with the tables and the compiled table builders, built once (seconds):
+    each test damages a copy of it."""
+    folder = tmp_path_factory.mktemp("cache") / "ccmj"
+    code, out, err = ccmj("waits", TENPAI, env={"CCMJ_CACHE_DIR": str(folder)})
+    assert code == 0, err
+    return folder
+
+
+def fresh_copy(built_cache, tmp_path) -> Path:
+    import shutil
+
+    folder = tmp_path / "cache"
+    shutil.copytree(built_cache, folder, symlinks=True)
+    return folder
+
+
+def tables_of(folder: Path) -> Path:
+    from ccmj_cli._kernels.cache import TABLE_VERSION
+
+    return folder / f"tables-v{TABLE_VERSION}"
+
+
+def answers_right(folder: Path, **env):
+    """shanten and waits of TENPAI from this cache folder: (stderr of the runs)."""
+    env = {"CCMJ_CACHE_DIR": str(folder), **env}
+    code, out, err = ccmj("shanten", TENPAI, "--json", env=env)
+    assert code == 0 and "Traceback" not in err, err
+    assert json.loads(out)["shanten"] == 0
+    code, out, err2 = ccmj("waits", TENPAI, "--json", env=env)
+    assert code == 0, err2
+    assert [w["tile"] for w in json.loads(out)["waits"] if w["legal"]] == ["2s", "5s"]
+    return err + err2
+
+
+def assert_intact(folder: Path):
+    """Every table file matches the checksum in the manifest (it was rebuilt)."""
+    import hashlib
+
+    import numpy as np
+
+    tables = tables_of(folder)
+    files = json.loads((tables / "manifest.json").read_text())["files"]
+    assert len(files) == 9
+    for name, entry in files.items():
+        arr = np.load(tables / f"{name}.npy")
+        assert list(arr.shape) == entry["shape"]
+        assert hashlib.sha256(arr.tobytes()).hexdigest() == entry["sha256"], name
+
+
+def _zero_body(path: Path):
+    """Zero every byte after the .npy header, keeping the size (and so the mtime's meaning)."""
+    data = path.read_bytes()
+    header = data.index(b"\n") + 1
+    with open(path, "r+b") as f:
+        f.seek(header)
+        f.write(bytes(len(data) - header))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["empty", "cut", "wrong_shape", "wrong_dtype", "zeroed_body", "one_byte", "not_npy",
+     "no_manifest", "bad_manifest", "missing"],
+)  # fmt: skip
+def test_a_damaged_table_is_rebuilt_and_the_answer_right(built_cache, tmp_path, damage):
+    import numpy as np
+
+    folder = fresh_copy(built_cache, tmp_path)
+    tables = tables_of(folder)
+    target = tables / ("suit-exact.npy" if damage != "zeroed_body" else "suit-dist.npy")
+    if damage == "empty":
+        target.write_bytes(b"")
+    elif damage == "cut":
+        target.write_bytes(target.read_bytes()[:1000])
+    elif damage == "wrong_shape":
+        np.save(target, np.zeros(10, np.uint8))
+    elif damage == "wrong_dtype":
+        np.save(target, np.zeros(5**9, np.int8))
+    elif damage == "zeroed_body":
+        _zero_body(target)
+    elif damage == "one_byte":
+        data = bytearray(target.read_bytes())
+        data[-7] ^= 1
+        target.write_bytes(bytes(data))
+    elif damage == "not_npy":
+        target.write_bytes(b"garbage" * 1000)
+    elif damage == "no_manifest":
+        (tables / "manifest.json").unlink()
+    elif damage == "bad_manifest":
+        (tables / "manifest.json").write_text("{not json")
+    elif damage == "missing":
+        target.unlink()
+    answers_right(folder)
+    assert_intact(folder)
+
+
+def test_a_table_rewritten_with_its_old_times_is_still_caught(built_cache, tmp_path):
+    """Setting the mtime back does not hide a change: the ctime moves with any write."""
+    folder = fresh_copy(built_cache, tmp_path)
+    target = tables_of(folder) / "suit-dist.npy"
+    st = target.stat()
+    _zero_body(target)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    answers_right(folder)
+    assert_intact(folder)
+
+
+def test_verified_tables_load_without_rehashing(built_cache, tmp_path, monkeypatch):
+    """The warm path: stamps match, so no checksum is computed (the 50 ms stays off the
+    0.4 s start); a stamp that does not match (a copied folder) is verified once and its
+    stamp refreshed."""
+    from ccmj_cli._kernels import cache as C
+
+    folder = fresh_copy(built_cache, tmp_path)  # (a copy: new inodes, so stamps differ)
+    monkeypatch.setenv("CCMJ_CACHE_DIR", str(folder))
+    monkeypatch.setattr(C, "_LOADED", {})
+    hashed = []
+    real = C._digest
+    monkeypatch.setattr(C, "_digest", lambda arr: hashed.append(1) or real(arr))
+    assert C.load_tables(C.TABLE_SPECS) is not None
+    assert len(hashed) == 9  # verified once
+    monkeypatch.setattr(C, "_LOADED", {})
+    hashed.clear()
+    assert C.load_tables(C.TABLE_SPECS) is not None
+    assert hashed == []  # stamps refreshed: nothing rehashed
+
+
+def test_tables_folder_that_cannot_be_written_still_answers(built_cache, tmp_path):
+    """The tables folder is a file: nothing can be saved; the tables are built in memory."""
+    folder = fresh_copy(built_cache, tmp_path)
+    import shutil
+
+    shutil.rmtree(tables_of(folder))
+    tables_of(folder).write_text("not a folder")
+    answers_right(folder)
+
+
+# --- item 6: an unwritable cache, and kernels never stale ---------------------------------------
+
+
+def unwritable_env(tmp_path, tmpdir_ok: bool) -> dict:
+    """HOME, XDG_CACHE_HOME and CCMJ_CACHE_DIR under a regular file (so even root cannot
+    create them: a multi-user install run by a user with no writable home); TMPDIR a fresh
+    folder, or under the file too."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    return {
+        "HOME": str(blocker / "home"),
+        "XDG_CACHE_HOME": str(blocker / "xdg"),
+        "CCMJ_CACHE_DIR": str(blocker / "ccmj"),
+        "TMPDIR": str(tmp if tmpdir_ok else blocker / "tmp"),
+    }
+
+
+def test_an_unwritable_cache_falls_back_to_a_private_temporary_folder(built_cache, tmp_path):
+    import shutil
+
+    env = unwritable_env(tmp_path, tmpdir_ok=True)
+    fallback = Path(env["TMPDIR"]) / f"ccmj-{os.getuid()}"
+    fallback.mkdir(mode=0o700)
+    for numba_dir in built_cache.glob("numba-*"):  # the compiled table builders: seconds
+        shutil.copytree(numba_dir, fallback / numba_dir.name)
+    code, out, err = ccmj("waits", TENPAI, "--json", env=env)
+    assert code == 0 and "Traceback" not in err, err
+    assert err.strip().startswith("note: the cache folder") and str(fallback) in err
+    assert len(err.strip().splitlines()) == 1
+    assert json.loads(out)["tenpai"] is True
+    assert_intact(fallback)
+    code, out, err = ccmj("shanten", TENPAI, "--json", env=env)  # found there next time
+    assert (code, err) == (0, "")
+
+
+def test_a_fallback_folder_of_another_user_or_open_to_all_is_not_used(tmp_path):
+    from ccmj_cli._kernels import cache as C
+
+    open_folder = tmp_path / "open"
+    open_folder.mkdir()
+    open_folder.chmod(0o777)
+    assert not C._private(open_folder)
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "elsewhere").mkdir(mode=0o700)
+    assert not C._private(link)
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o700)
+    assert C._private(mine)
+
+
+PROBE = """
+from .jit import compiled_njit as njit
+from .probe_helper import helper
+
+
+@njit(cache=True)
+def probe():
+    return helper() * 10
+"""
+HELPER = """
+from .jit import compiled_njit as njit
+
+
+@njit(cache=True)
+def helper():
+    return 1
+"""
+
+
+def probe_copy(tmp_path, numba_direct=False) -> Path:
+    """A copy of the package with a kernel calling a kernel of another module."""
+    import shutil
+
+    root = tmp_path / ("plain" if numba_direct else "ccmj")
+    shutil.copytree(ROOT / "ccmj_cli", root / "ccmj_cli",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    imp = "from numba import njit" if numba_direct else "from .jit import compiled_njit as njit"
+    kernels = root / "ccmj_cli" / "_kernels"
+    (kernels / "probe.py").write_text(PROBE.replace("from .jit import compiled_njit as njit", imp))
+    (kernels / "probe_helper.py").write_text(
+        HELPER.replace("from .jit import compiled_njit as njit", imp)
+    )
+    return root
+
+
+def run_probe(root: Path, env: dict) -> tuple[int, str, str]:
+    code = f"import sys; sys.path.insert(0, {str(root)!r})\n"
+    code += "from ccmj_cli._kernels.probe import probe; print(probe())"
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT,
+        env={**os.environ, **env},
+    )  # fmt: skip
+    return r.returncode, r.stdout.strip(), r.stderr
+
+
+def edit_keeping_stamp(path: Path, old: str, new: str):
+    """Change a source file keeping its size and mtime, as a reinstall may."""
+    st = path.stat()
+    text = path.read_text()
+    assert len(old) == len(new) and old in text
+    path.write_text(text.replace(old, new))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_a_changed_callee_never_runs_stale_compiled_code(tmp_path):
+    """probe() calls helper() in another module. Numba checks a cached kernel against its own
+    file only, so after helper changes (a new version installed, a checkout edited) its cache
+    of probe() still holds the old helper: the control run shows that. ccmj's cache folder is
+    keyed by the version and every kernel source, so the change compiles afresh."""
+    cache_env = {"CCMJ_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": ""}
+    root = probe_copy(tmp_path)
+    assert run_probe(root, cache_env)[:2] == (0, "10")
+    assert run_probe(root, cache_env)[:2] == (0, "10")  # (now from the cache)
+    edit_keeping_stamp(root / "ccmj_cli/_kernels/probe_helper.py", "return 1", "return 2")
+    assert run_probe(root, cache_env)[:2] == (0, "20")
+    assert len(list((tmp_path / "cache").glob("numba-*"))) == 2
+
+    # the control: Numba's own cache (in __pycache__ beside the sources) runs the stale code
+    plain = probe_copy(tmp_path, numba_direct=True)
+    assert run_probe(plain, cache_env)[:2] == (0, "10")
+    edit_keeping_stamp(plain / "ccmj_cli/_kernels/probe_helper.py", "return 1", "return 2")
+    assert run_probe(plain, cache_env)[:2] == (0, "10")
+
+
+def test_a_new_version_is_a_new_kernel_cache(tmp_path, monkeypatch):
+    from ccmj_cli._kernels import cache as C
+
+    monkeypatch.setenv("CCMJ_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(C, "_ROOT", [])
+    first = C.numba_cache_dir()
+    monkeypatch.setattr("ccmj_cli.__version__", "9.9.9")
+    assert C.numba_cache_dir() != first and "9.9.9" in C.numba_cache_dir().name
+
+
+def test_kernels_compile_uncached_when_nothing_can_be_written(tmp_path):
+    """No writable home, cache or temporary folder: "no locator available" never raises; the
+    kernel runs uncached, with one note on stderr."""
+    root = probe_copy(tmp_path)
+    code, out, err = run_probe(root, unwritable_env(tmp_path, tmpdir_ok=False))
+    assert (code, out) == (0, "10"), err
+    assert "Traceback" not in err and err.startswith("note: ") and len(err.splitlines()) == 1
+
+
+def test_a_damaged_compiled_cache_is_a_miss_not_an_error(tmp_path):
+    """Cut every index and data file of the kernels' cache: the next run compiles again."""
+    env = {"CCMJ_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": ""}
+    root = probe_copy(tmp_path)
+    assert run_probe(root, env)[:2] == (0, "10")
+    files = [*(tmp_path / "cache").rglob("*.nbi"), *(tmp_path / "cache").rglob("*.nbc")]
+    assert files
+    for i, f in enumerate(files):
+        f.write_bytes(f.read_bytes()[: 10 * i])  # empty, or cut short
+    code, out, err = run_probe(root, env)
+    assert (code, out) == (0, "10") and "Traceback" not in err, err
+    assert run_probe(root, env)[:2] == (0, "10")
+
+
+def test_no_kernel_module_takes_njit_from_numba_directly():
+    """Every kernel goes through _kernels/jit.py, which makes its cache safe (above)."""
+    for path in (ROOT / "ccmj_cli" / "_kernels").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line.startswith("from numba import") and path.name != "jit.py":
+                assert "njit" not in line.split("import", 1)[1].split(","), (path.name, line)

@@ -822,3 +822,28 @@ def test_no_kernel_module_takes_njit_from_numba_directly():
         for line in text.splitlines():
             if line.startswith("from numba import") and path.name != "jit.py":
                 assert "njit" not in line.split("import", 1)[1].split(","), (path.name, line)
+
+
+# --- garbage on the command line -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["waits", "--help"], ["--version"], ["waits", TENPAI], ["rules"],
+     ["score", TENPAI, "--win", "2s"]],
+)  # fmt: skip
+def test_any_output_to_a_full_device_is_one_line(args):
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run(
+            [sys.executable, "-m", "ccmj_cli", *args], stdout=full, stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=TIMEOUT,
+        )  # fmt: skip
+    err = r.stderr.decode()
+    assert r.returncode == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("error: ") and "No space left" in err
+
+
+def test_a_huge_hand_is_quoted_short():
+    hand = "1m" * 50_000
+    line = one_line_error(*ccmj("waits", hand), 2)
+    assert len(line) < 200 and "..." in line and "copies of 1m" in line

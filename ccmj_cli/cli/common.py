@@ -4,6 +4,7 @@ import contextlib
 import functools
 import itertools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated
@@ -30,9 +31,14 @@ VisibleOpt = Annotated[
 ]
 
 
+_LONG_QUOTE = re.compile(r"'([^']{80})[^']{4,}'")
+
+
 def fail(e: CcmjError):
-    # one line whatever the input held (a hand argument may contain a newline)
+    # one line whatever the input held (a hand argument may contain a newline), quoting at most
+    # 80 characters of any input (a 100 KB hand is not worth echoing)
     message = e.message.replace("\r", "\\r").replace("\n", "\\n")
+    message = _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:77]}...'", message)
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(e.exit_code)
 
@@ -47,11 +53,11 @@ def handles_errors(fn):
         except CcmjError as e:
             fail(e)
         except BrokenPipeError:
-            _quiet_stdout()
+            quiet_stdout()
             sys.stderr.close()  # the reader went away (e.g. `| head`): stop quietly
             raise typer.Exit(0) from None
         except OSError as e:  # writing the output failed (a full disk, /dev/full, ...)
-            _quiet_stdout()
+            quiet_stdout()
             name = str(e.filename)
             name = name if len(name) <= 80 else name[:77] + "..."
             what = f"'{name}'" if e.filename else "cannot write the output"
@@ -60,7 +66,7 @@ def handles_errors(fn):
     return wrapper
 
 
-def _quiet_stdout():
+def quiet_stdout():
     """Point stdout at /dev/null, so that the interpreter's last flush of output that could not
     be written raises nothing more at exit."""
     with contextlib.suppress(OSError, ValueError, AttributeError):

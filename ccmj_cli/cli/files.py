@@ -4,7 +4,8 @@ half-written output in place of a good file.
 - An output file is written to a temporary file beside it and moved over it (``os.replace``)
   only once the whole output is written; on any error the temporary file is removed and the old
   file stays as it was. Devices and pipes (``/dev/null``, ``/dev/stdout``, a FIFO) are written
-  directly: they cannot be replaced.
+  directly: they cannot be replaced; so is a writable file in a folder where no new file can be
+  made (it is the only way to write it).
 - An output that is the input (the same file, also through a link, or stdout appended to the
   input file) is refused before anything is read: it would truncate the input, or grow it for
   ever while it is being read.
@@ -64,7 +65,11 @@ def output_file(path: str):
     st = _stat(real)
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise UsageError(f"cannot write '{path}': it is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):  # a device or a pipe: write it directly
+    folder, name = os.path.split(real)
+    direct = st is not None and not stat.S_ISREG(st.st_mode)  # a device or a pipe
+    if st is not None and not direct and not os.access(folder or ".", os.W_OK):
+        direct = os.access(real, os.W_OK)  # a writable file in a folder we cannot add to
+    if direct:
         try:
             f = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115
         except OSError as e:
@@ -75,7 +80,6 @@ def output_file(path: str):
         except OSError as e:
             raise UsageError(f"cannot write '{path}': {e.strerror}") from None
         return
-    folder, name = os.path.split(real)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     except OSError as e:

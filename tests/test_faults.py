@@ -107,7 +107,7 @@ def test_batch_from_stdin_into_the_file_it_reads_is_refused(wins):
     assert wins.read_bytes() == before
 
 
-@pytest.mark.parametrize("out", ["missing/y.csv", "x.csv/y.csv", ".", "/dev/full"])
+@pytest.mark.parametrize("out", ["missing/y.csv", "x.csv/y.csv", ".", "/dev/full", ""])
 def test_batch_output_that_cannot_be_written_is_one_line(wins, tmp_path, out):
     line = one_line_error(*ccmj("batch", "x.csv", "-o", out, cwd=tmp_path), 2)
     assert "cannot write" in line

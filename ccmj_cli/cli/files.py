@@ -61,6 +61,8 @@ def refuse_same_file(inp: str, out: str | None) -> None:
 def output_file(path: str):
     """A text stream to write ``path`` (UTF-8, no newline translation), made whole or not at
     all: a temporary file beside ``path``, moved over it when the ``with`` block succeeds."""
+    if not path.strip():
+        raise UsageError("cannot write '': give a file name to --output (or '-' for stdout)")
     real = os.path.realpath(path)  # a symlink's target is what gets replaced, not the link
     st = _stat(real)
     if st is not None and stat.S_ISDIR(st.st_mode):

@@ -186,13 +186,12 @@ def test_a_csv_field_over_the_limit_scores_the_rows_before_it(tmp_path):
 def test_an_empty_csv_gives_the_header_and_says_0_rows(tmp_path):
     from ccmj_cli.batch import INPUT_COLUMNS, RESULT_COLUMNS
 
-    for text in ("", "\n\n"):
-        (tmp_path / "e.csv").write_text(text, encoding="utf-8")
-        code, out, err = ccmj("batch", tmp_path / "e.csv")
-        assert code == 0 and out == ",".join(INPUT_COLUMNS + RESULT_COLUMNS) + "\n"
-        assert err.strip() == "0 rows (the input is empty)"
-        code, out, err = ccmj("batch", "-", "--json", stdin=text)
-        assert (code, out) == (0, "") and "0 rows" in err
+    (tmp_path / "e.csv").write_text("", encoding="utf-8")
+    code, out, err = ccmj("batch", tmp_path / "e.csv")
+    assert code == 0 and out == ",".join(INPUT_COLUMNS + RESULT_COLUMNS) + "\n"
+    assert err.strip() == "0 rows (the input is empty)"
+    code, out, err = ccmj("batch", "-", "--json", stdin="\n\n")  # blank lines are not rows
+    assert (code, out) == (0, "") and "0 rows" in err
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
@@ -847,3 +846,54 @@ def test_a_huge_hand_is_quoted_short():
     hand = "1m" * 50_000
     line = one_line_error(*ccmj("waits", hand), 2)
     assert len(line) < 200 and "..." in line and "copies of 1m" in line
+
+
+# --- a file that grows while it is read ------------------------------------------------------
+
+
+def _run_feeding_back(args, path: Path, stdin=None):
+    """Run ccmj with its stdout appended to ``path`` as it comes (``| tee -a path``, which the
+    command cannot see): returns (exit code, everything it wrote)."""
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ccmj_cli", *args], stdin=stdin or subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    out = []
+
+    def pump():
+        with open(path, "ab") as f:
+            for chunk in iter(lambda: proc.stdout.read(4096), b""):
+                out.append(chunk)
+                f.write(chunk)
+                f.flush()
+                if sum(map(len, out)) > 50_000_000:  # it would never end: stop it
+                    proc.kill()
+                    return
+
+    t = threading.Thread(target=pump)
+    t.start()
+    try:
+        proc.wait(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+        t.join()
+        proc.stderr.close()
+    return proc.returncode, b"".join(out).decode()
+
+
+def test_a_csv_that_grows_while_it_is_read_is_read_as_it_was(tmp_path):
+    path = tmp_path / "grow.csv"
+    path.write_text("hand,win,how\n" + f"{WIN_ROW}\n" * 30_000, encoding="utf-8")
+    code, out = _run_feeding_back(["batch", str(path)], path)
+    assert code == 0
+    assert len(out.splitlines()) == 30_001  # the header and the 30,000 rows it had
+
+
+def test_stdin_lines_that_grow_while_read_are_read_as_they_were(tmp_path):
+    path = tmp_path / "hands.txt"
+    path.write_text(f"{TENPAI}\n" * 30_000, encoding="utf-8")
+    with open(path, "rb") as src:
+        code, out = _run_feeding_back(["waits", "-"], path, stdin=src)
+    assert code == 0 and len(out.splitlines()) == 30_000

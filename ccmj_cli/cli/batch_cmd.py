@@ -12,7 +12,7 @@ import typer
 
 from ..errors import EXIT_BATCH_ERRORS, UsageError
 from .common import JsonOpt, RulesOpt, handles_errors, stdin_stream, variant
-from .files import output_file, refuse_same_file
+from .files import bounded, output_file, refuse_same_file
 
 # Input is read as UTF-8 (a BOM is dropped); a byte that is not UTF-8 is kept as a surrogate
 # (surrogateescape) so that its row is reported in error, not the run aborted by a decode error.
@@ -58,12 +58,13 @@ def _open_in(path: str):
         stream = stdin_stream()  # (a closed stdin is a one-line error)
         if stream is sys.stdin:  # a text-only stdin (an embedding program): read it as it is
             return sys.stdin
+        stream = bounded(stream, owns=False)  # (a file that grows as it is read: as it was)
         _check_encoding(stream, "standard input")
         return io.TextIOWrapper(stream, **_ENCODING)
     try:
         if os.path.isdir(path):
             raise IsADirectoryError(errno.EISDIR, "it is a directory")
-        raw = open(path, "rb")  # noqa: SIM115
+        raw = bounded(open(path, "rb"))  # noqa: SIM115
     except (OSError, ValueError) as e:
         raise UsageError(f"cannot read '{path}': {getattr(e, 'strerror', None) or e}") from None
     try:

@@ -14,7 +14,7 @@ import typer
 from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError, UsageError
 from ..output import to_json
 from ..rules import Variant, load_variant
-from .files import refuse_same_file
+from .files import bounded, refuse_same_file
 
 RulesOpt = Annotated[
     str | None,
@@ -137,6 +137,8 @@ def _read_stdin() -> Iterator[tuple[int, str]]:
     # read bytes: undecodable input is a bad line (U+FFFD), not a UnicodeDecodeError traceback
     stream = stdin_stream()
     refuse_same_file("-", None)  # answers appended to the input would be read back, for ever
+    if stream is not sys.stdin:
+        stream = bounded(stream, owns=False)  # a file that grows as it is read: as it was
     try:
         for n, raw in enumerate(stream, 1):
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw

@@ -9,9 +9,13 @@ half-written output in place of a good file.
 - An output that is the input (the same file, also through a link, or stdout appended to the
   input file) is refused before anything is read: it would truncate the input, or grow it for
   ever while it is being read.
+- An input that is a regular file is read up to the size it had when it was opened: a file that
+  grows while it is read (``ccmj batch x.csv | tee -a x.csv``, which no check can see) is read
+  as it was, not for ever.
 """
 
 import contextlib
+import io
 import os
 import stat
 import sys
@@ -107,3 +111,45 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+class _Bounded(io.RawIOBase):
+    """A raw binary stream that ends after ``limit`` bytes."""
+
+    def __init__(self, stream, limit: int, owns: bool):
+        # read stream's raw file, past its (empty) buffer; keeping stream keeps the file open
+        self._stream, self._raw, self._left, self._owns = stream, stream.raw, limit, owns
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def readinto(self, buffer) -> int:
+        if self._left <= 0:
+            return 0
+        view = memoryview(buffer)
+        n = self._raw.readinto(view[: min(len(view), self._left)]) or 0
+        self._left -= n
+        return n
+
+    def close(self):
+        if self._owns and not self.closed:
+            self._stream.close()
+        super().close()
+
+
+def bounded(stream, owns: bool = True):
+    """``stream`` (an open buffered binary file, nothing read from it yet) read no further than
+    the bytes it holds now, when it is a regular file; otherwise (a pipe, a terminal, a device)
+    ``stream`` itself. ``owns``: closing the result closes ``stream``'s file."""
+    raw = getattr(stream, "raw", None)
+    try:
+        st = os.fstat(stream.fileno())
+        here = os.lseek(stream.fileno(), 0, os.SEEK_CUR)
+    except (AttributeError, OSError, ValueError):
+        return stream
+    if raw is None or not stat.S_ISREG(st.st_mode):
+        return stream
+    return io.BufferedReader(_Bounded(stream, max(st.st_size - here, 0), owns))

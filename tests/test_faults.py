@@ -897,3 +897,17 @@ def test_stdin_lines_that_grow_while_read_are_read_as_they_were(tmp_path):
     with open(path, "rb") as src:
         code, out = _run_feeding_back(["waits", "-"], path, stdin=src)
     assert code == 0 and len(out.splitlines()) == 30_000
+
+
+@pytest.mark.parametrize("args", [["waits", TENPAI], ["batch", "-"], ["rules"]])
+def test_a_closed_stdout_is_one_line(args):
+    r = subprocess.run(
+        [sys.executable, "-m", "ccmj_cli", *args], stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=TIMEOUT,
+        preexec_fn=lambda: os.close(1),
+    )  # fmt: skip
+    err = r.stderr.decode()
+    assert (
+        r.returncode == 2
+        and err == "error: standard output is closed: the answer has nowhere to go\n"
+    )

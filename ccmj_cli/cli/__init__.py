@@ -75,6 +75,10 @@ def main():
     # about 0.3 s; no ccmj kernel uses linear algebra, so the command line skips it.
     sys.modules.setdefault("scipy", None)
     common.STANDALONE = True
+    if sys.stdout is None:  # `ccmj ... >&-`: every command writes its answer there
+        if sys.stderr is not None:
+            sys.stderr.write("error: standard output is closed: the answer has nowhere to go\n")
+        sys.exit(2)
     try:
         app()
     except BrokenPipeError:  # the reader went away (`ccmj --help | head -1`): stop quietly

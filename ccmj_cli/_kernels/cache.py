@@ -206,7 +206,8 @@ def load_tables(specs: dict) -> dict | None:
                 break
             out[name] = arr
         else:
-            if any(isinstance(e, dict) and e.pop("_refreshed", False) for e in files.values()):
+            refreshed = [e.pop("_refreshed", False) for e in files.values() if isinstance(e, dict)]
+            if any(refreshed):
                 _write_manifest(folder, files)
             _LOADED.update(out)
             return out
@@ -272,10 +273,13 @@ def tables_built() -> bool:
 
 
 def kernel_sources_hash() -> str:
-    """A hash of every kernel source file: any change to any of them is a new Numba cache."""
+    """A hash of every kernel source file (jit.py included: it sets how they compile; this file,
+    which holds no kernel, not): any change to any of them is a new Numba cache."""
     h = hashlib.sha256()
     here = Path(__file__).parent
     for path in sorted(here.glob("*.py")):
+        if path.name == "cache.py":
+            continue
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

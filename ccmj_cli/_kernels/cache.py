@@ -22,13 +22,13 @@ and the kernels compiled in every process that needs them.
 """
 
 import contextlib
-import hashlib
 import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
+
+# hashlib and tempfile (~20 ms of imports) are imported where used: a warm start needs neither
 
 TABLE_VERSION = 3  # 3: manifest.json (checksums); 2: the feature table filed by the hand before
 TABLE_PARTS = ("exact", "dist", "waits0", "waits1")
@@ -49,6 +49,8 @@ def cache_dir() -> Path:
 
 def fallback_dir() -> Path:
     """The private folder used when the cache folder cannot be written."""
+    import tempfile
+
     uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
     return Path(tempfile.gettempdir()) / f"ccmj-{uid}"
 
@@ -66,6 +68,8 @@ def _private(folder: Path) -> bool:
 
 
 def _writable(folder: Path, private: bool = False) -> bool:
+    import tempfile
+
     try:
         folder.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
         if private and not _private(folder):
@@ -136,6 +140,8 @@ def _stamp(st: os.stat_result) -> list[int]:
 
 
 def _digest(arr) -> str:
+    import hashlib
+
     import numpy as np
 
     return hashlib.sha256(memoryview(np.ascontiguousarray(arr)).cast("B")).hexdigest()
@@ -275,6 +281,8 @@ def tables_built() -> bool:
 def kernel_sources_hash() -> str:
     """A hash of every kernel source file (jit.py included: it sets how they compile; this file,
     which holds no kernel, not): any change to any of them is a new Numba cache."""
+    import hashlib
+
     h = hashlib.sha256()
     here = Path(__file__).parent
     for path in sorted(here.glob("*.py")):

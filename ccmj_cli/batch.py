@@ -143,6 +143,31 @@ def _bad_bytes(row: list[str]) -> str | None:
     return None
 
 
+class Unreadable(list):
+    """Stands for the rest of a CSV the csv module cannot read (a field over its size limit:
+    typically an unbalanced quote that swallows the rest of the file). Reading stops there: the
+    text after it would be read out of step, as wrong rows."""
+
+    def __init__(self, line: int, e: csv.Error):
+        super().__init__([""])
+        self.error = (
+            f"line {line}: the CSV cannot be read from here on ({e}; an unbalanced quote?): "
+            "the rest of the input is not scored"
+        )
+
+
+def _records(src) -> Iterator[list[str]]:
+    """The rows of the CSV ``src``, then an ``Unreadable`` if the csv module gives up."""
+    reader = csv.reader(src)
+    line = 1  # where the next record starts
+    try:
+        for row in reader:
+            yield row
+            line = reader.line_num + 1
+    except csv.Error as e:
+        yield Unreadable(line, e)
+
+
 def _chunks(rows: Iterator[list[str]], n: int):
     while True:
         chunk = list(itertools.islice(rows, n))
@@ -162,10 +187,15 @@ def run(
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     rv = v.vector
     _RV[id(rv)] = rv
-    reader = filter(None, csv.reader(src))  # a blank line is not a row
+    reader = filter(None, _records(src))  # a blank line is not a row
     first = next(reader, None)
-    if first is None:
+    if first is None:  # no rows: the header alone
+        if not as_json:
+            csv.writer(dst, lineterminator="\n").writerow(INPUT_COLUMNS + RESULT_COLUMNS)
+        dst.flush()
         return BatchSummary(0, 0)
+    if isinstance(first, Unreadable):
+        raise UsageError(first.error)
     first = [_clean(x) for x in first]
     if first[0].startswith("\ufeff"):  # a UTF-8 BOM read as text (stdin, a StringIO)
         first[0] = first[0][1:]
@@ -221,6 +251,8 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     pick = operator.itemgetter(*present) if present else (lambda row: ())
     slots = [present.index(i) if i is not None else None for i in opt_cols]
     errors: list[str | None] = [None] * n
+    if isinstance(part[-1], Unreadable):  # (only ever the last row read)
+        errors[-1] = part[-1].error
     if not "".join(itertools.chain.from_iterable(part)).isascii():
         for i, row in enumerate(part):
             err = _bad_bytes(row)
@@ -314,7 +346,7 @@ def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
     """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
     h = S.parse_hand(hand, v)
     ci, owni = S.prepare_hand(h, o[0], hand)
-    others = S.parse_kongs(_cell(row, ikongs), v)
+    others = S.parse_kongs(_cell(row, ikongs), v, o[2])
     S._check_copies(owni, o[0], others, hand)
     c[i] = ci
     own[i] = owni

@@ -5,6 +5,7 @@ file overrides any subset of keys and may name its base with ``extends: NAME``. 
 wrong type or a bad value raises VariantError naming the key path (exit 3).
 """
 
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -51,15 +52,86 @@ MAX_FAN = 62  # payments are 2^(fan - 1) in 64-bit integers
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built with it: 10x faster
+# A variant file is a few dozen lines: anything far larger, deeper or with anchors is refused
+# before it is built (a 300-byte "billion laughs" of nested aliases expands to gigabytes).
+MAX_FILE_BYTES = 64 * 1024
+MAX_EVENTS = 4096  # YAML parse events: scalars, mapping and sequence starts and ends
+MAX_DEPTH = 8  # nested mappings/sequences (a variant has two levels)
+MAX_EXTENDS = 16  # files in one extends chain
+QUOTE = 80  # at most this many characters of a value in an error message
 
 
-def _read_yaml(text: str, origin: str) -> dict:
+def _quote(value) -> str:
+    """``repr(value)``, cut to QUOTE characters (the structure is bounded, so repr is)."""
+    text = repr(value)
+    return text if len(text) <= QUOTE else text[: QUOTE - 3] + "..."
+
+
+class _DuplicateKey(yaml.YAMLError):
+    def __init__(self, key, mark):
+        self.key, self.problem_mark = key, mark
+
+
+class _Loader(_LOADER):
+    """The safe loader, refusing a mapping that names a key twice (YAML says keys are unique;
+    PyYAML keeps the last one silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    duplicate = key in seen
+                    seen.add(key)
+                except TypeError:  # unhashable: the base class reports it
+                    continue
+                if duplicate:
+                    raise _DuplicateKey(key, key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _refuse_bombs(text: str, origin: str) -> None:
+    """Refuse anchors and aliases (never needed in a variant file, and the way to a YAML bomb),
+    and more events or nesting than a variant file can have, before anything is built."""
+    depth = events = 0
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        for event in yaml.parse(text, Loader=_LOADER):
+            events += 1
+            if events > MAX_EVENTS:
+                raise VariantError(f"{origin}: too large for a variant file")
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                line = event.start_mark.line + 1
+                raise VariantError(
+                    f"{origin}: anchors and aliases (&, *) are not allowed (line {line})"
+                )
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line + 1
+                    raise VariantError(f"{origin}: nested too deeply (line {line})")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # not valid YAML: the load below says so, with the line
+
+
+def _read_yaml(text: str, origin: str, packaged: bool = False) -> dict:
+    if not packaged:  # (the package's own files are known to be plain; ~1 ms a start saved)
+        _refuse_bombs(text, origin)
+    try:
+        data = yaml.load(text, Loader=_Loader)
+    except _DuplicateKey as e:
+        line = e.problem_mark.line + 1
+        raise VariantError(
+            f"{origin}: key {_quote(e.key)} is given twice (line {line}); give each key once"
+        ) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark else ""
         raise VariantError(f"{origin}: not valid YAML{line}") from None
+    except (ValueError, TypeError, OverflowError):  # e.g. an integer of 5,000 digits
+        raise VariantError(f"{origin}: not valid YAML (a value cannot be read)") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -70,7 +142,10 @@ def _read_yaml(text: str, origin: str) -> dict:
 def _package_text(name: str) -> str | None:
     files = resources.files("ccmj_cli") / "data"
     path = files / "default.yaml" if name == "default" else files / PRESET_DIR / f"{name}.yaml"
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    try:
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte, ...
+        return None
 
 
 def preset_names() -> list[str]:
@@ -83,11 +158,11 @@ def preset_names() -> list[str]:
 
 def _check(key: str, value, origin: str):
     if key not in SCHEMA:
-        raise VariantError(f"{origin}: unknown key '{key}' (known: {', '.join(SCHEMA)})")
+        raise VariantError(f"{origin}: unknown key {_quote(key)} (known: {', '.join(SCHEMA)})")
     kind, allowed = SCHEMA[key]
 
     def bad(what):
-        return VariantError(f"{origin}: key '{key}': {what}, got {value!r}")
+        return VariantError(f"{origin}: key '{key}': {what}, got {_quote(value)}")
 
     if kind == "bool":
         if not isinstance(value, bool):
@@ -109,10 +184,12 @@ def _check(key: str, value, origin: str):
         for sub, v in value.items():
             if sub not in allowed:
                 raise VariantError(
-                    f"{origin}: unknown key '{key}.{sub}' (known: {', '.join(allowed)})"
+                    f"{origin}: unknown key {_quote(f'{key}.{sub}')} (known: {', '.join(allowed)})"
                 )
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 30:
-                raise VariantError(f"{origin}: key '{key}.{sub}': expected 0 to 30, got {v!r}")
+                raise VariantError(
+                    f"{origin}: key '{key}.{sub}': expected 0 to 30, got {_quote(v)}"
+                )
 
 
 def _merge(base: dict, over: dict, origin: str) -> dict:
@@ -135,37 +212,65 @@ def _preset_text(spec: str) -> str | None:
     return _package_text(spec)
 
 
-def _resolve(spec: str, seen: tuple = ()) -> tuple[dict, str]:
-    """Raw merged mapping for a preset name or a file path."""
+def _read_file(path: Path, spec: str) -> str:
+    """The text of a variant file, read no further than MAX_FILE_BYTES."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise VariantError(
+            f"variant file {_quote(spec)}: cannot read ({e.strerror or e.__class__.__name__})"
+        ) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise VariantError(
+            f"variant file {_quote(spec)}: larger than {MAX_FILE_BYTES // 1024} KB, "
+            "too large for a variant file"
+        )
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise VariantError(
+            f"variant file {_quote(spec)}: not valid UTF-8 text (byte 0x{raw[e.start]:02x})"
+        ) from None
+
+
+def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
+    """Raw merged mapping for a preset name or a file path. ``chain``: the (identity, name)
+    of the variants that extend this one, to refuse an ``extends`` loop naming it."""
     text = _preset_text(spec)
     path = None
     if text is not None:
-        origin, name = f"preset '{spec}'", spec
+        origin, name, ident = f"preset '{spec}'", spec, ("preset", spec)
     else:
         path = Path(spec)
-        if not path.is_file():
-            known = ", ".join(preset_names())
-            raise VariantError(f"variant '{spec}': no such file or preset (presets: {known})")
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise VariantError(
-                f"variant file '{spec}': cannot read ({e.__class__.__name__})"
-            ) from None
-        origin, name = f"variant file '{spec}'", path.stem
-    data = _read_yaml(text, origin)
+            is_file = path.is_file()
+        except (OSError, ValueError):
+            is_file = False
+        if not is_file:
+            known = ", ".join(preset_names())
+            raise VariantError(f"variant {_quote(spec)}: no such file or preset (presets: {known})")
+        text = _read_file(path, spec)
+        origin, name = f"variant file {_quote(spec)}", path.stem
+        ident = ("file", os.path.realpath(path))  # one file, however it is named
+    if ident in (i for i, _ in chain):
+        names = " -> ".join(n for _, n in chain)
+        raise VariantError(f"{origin}: extends loop: {names} -> {spec}")
+    if len(chain) >= MAX_EXTENDS:
+        raise VariantError(f"{origin}: extends chain longer than {MAX_EXTENDS} files")
+    data = _read_yaml(text, origin, packaged=path is None)
     if spec == "default":
         for key, value in data.items():
             _check(key, value, origin)
         return data, "default"
     base_name = data.get("extends", "default")
-    if not isinstance(base_name, str) or base_name in seen:
+    if not isinstance(base_name, str):
         raise VariantError(
-            f"{origin}: key 'extends': expected a preset name or file, got {base_name!r}"
+            f"{origin}: key 'extends': expected a preset name or file, got {_quote(base_name)}"
         )
     if path is not None and _preset_text(base_name) is None and not Path(base_name).is_absolute():
         base_name = str(path.parent / base_name)  # a file extends its neighbours, wherever run
-    base, _ = _resolve(base_name, seen + (spec,))
+    base, _ = _resolve(base_name, chain + ((ident, spec),))
     return _merge(base, data, origin), name
 
 

@@ -121,26 +121,31 @@ def seat_index(text: str, what: str) -> int:
     return SEATS.index(s)
 
 
-def parse_kongs(text: str | None, v: Variant) -> list[tuple[int, T.Meld]]:
+def parse_kongs(
+    text: str | None, v: Variant, winner: int | None = None
+) -> list[tuple[int, T.Meld]]:
     """``--kongs`` text: ``SEAT:MELDS`` items, comma-separated: ``E:(5555m),W:[1234z][567z]``.
 
     Each item names a seat (E S W N) and one or more declared kongs (open ``[5555m]``, concealed
-    ``(5555m)``, special kongs with 补 tiles) that seat holds.
+    ``(5555m)``, special kongs with 补 tiles) that seat holds. With ``winner``, the winner's
+    seat is refused (his kongs are in his hand) and no seat may hold more than four melds.
     """
     out: list[tuple[int, T.Meld]] = []
     if not text or not text.strip():
         return out
     for item in text.split(","):
         if not item.strip():
-            continue
+            raise UsageError(
+                f"bad --kongs {_cut(text)!r}: an empty item (two commas in a row, or a comma "
+                "at an end); give SEAT:MELDS items separated by commas"
+            )
+        shown = _cut(item.strip())
         seat_text, sep, melds = item.partition(":")
         if not sep:
-            raise UsageError(
-                f"bad --kongs item '{item.strip()}': expected SEAT:MELDS, e.g. E:(5555m)"
-            )
+            raise UsageError(f"bad --kongs item '{shown}': expected SEAT:MELDS, e.g. E:(5555m)")
         s = seat_index(seat_text, "--kongs seat")
         bracketed = UsageError(
-            f"bad --kongs item '{item.strip()}': give bracketed kongs, e.g. [5555m] or (5555m)"
+            f"bad --kongs item '{shown}': give bracketed kongs, e.g. [5555m] or (5555m)"
         )
         if not melds.strip():
             raise bracketed
@@ -148,14 +153,27 @@ def parse_kongs(text: str | None, v: Variant) -> list[tuple[int, T.Meld]]:
             h = T.parse_hand(melds, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
         except HandError as e:  # name the option, not "bad hand"
             detail = e.message.split("': ", 1)[-1]
-            raise UsageError(f"bad --kongs item '{item.strip()}': {detail}") from None
+            raise UsageError(f"bad --kongs item '{shown}': {detail}") from None
         if h.n_concealed or not h.melds:
             raise bracketed
         for m in h.melds:
             if m.kind not in KONG_KINDS:
-                raise UsageError(f"bad --kongs item '{item.strip()}': {m.text()} is not a kong")
+                raise UsageError(f"bad --kongs item '{shown}': {m.text()} is not a kong")
             out.append((s, m))
+        if s == winner:
+            raise UsageError(
+                f"bad --kongs item '{shown}': {SEATS[s]} is the winner, whose kongs "
+                "belong in HAND (written in it as [5555m] or (5555m))"
+            )
+        if sum(1 for seat, _ in out if seat == s) > 4:
+            raise UsageError(
+                f"bad --kongs: more than four kongs for {SEATS[s]} (a hand holds at most 4 melds)"
+            )
     return out
+
+
+def _cut(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def _seat_dict(arr, scale: int = 1) -> dict[str, int]:
@@ -304,7 +322,7 @@ def score(
         h, text = parse_hand(hand, v), hand
     w, h_how, winner, d, b = prepare_options(win, how, seat, discarder, bao, base)
     c, own = prepare_hand(h, w, text)
-    others = parse_kongs(kongs, v)
+    others = parse_kongs(kongs, v, winner)
     _check_copies(own, w, others, text)
     rv = v.vector
     rd = np.zeros(L.RD_LEN, np.int64)

@@ -9,9 +9,10 @@ prepared row with the one judgment-and-scoring kernel ``bao.score_any``.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .bao import score_any
+from .jit import compiled_njit as njit
 from .layout import MS_LEN, N_FAN, N_KINDS, N_SEATS, RD_FAILS, RD_LEN
 from .notation import _DIGIT_0, _DIGIT_9, format_counts, plain_counts
 

@@ -14,8 +14,8 @@ a chunk's outcome depends only on that seed, never on which thread ran it.
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import compiled_njit as njit
 from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
 from .layout import (
     HOW_DISCARD,

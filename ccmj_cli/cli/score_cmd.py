@@ -9,7 +9,8 @@ from ..output import render_score
 from .common import JsonOpt, RulesOpt, choose_kernels, emit, handles_errors, variant
 
 KONGS_HELP = (
-    "Kongs held by any seat, beside those in HAND: SEAT:MELDS items separated by commas, "
+    "Kongs held by the other seats (the winner's are in HAND): SEAT:MELDS items "
+    "separated by commas, "
     "e.g. 'E:(5555m),W:[1234z][567z]'. Open [5555m], concealed (5555m), "
     "special kongs with 补 tiles."
 )
@@ -56,7 +57,7 @@ def register(app: typer.Typer):
 
         Payment from each paying loser = base x 2^(fan-1) (RULES.md §5); kongs settle apart (§7).
         """
-        choose_kernels(hand)
+        choose_kernels(hand, batch=False)
         from .. import scoring as S  # kernels load only when the command runs
 
         r = S.score(hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules))

@@ -35,6 +35,17 @@ def test_concealed_four_is_a_dead_wait_everywhere():
     assert H.shanten("1111m234p567s789s").shanten == 1
 
 
+def test_concealed_four_honors_and_two_pair_groups():
+    # 1111z234m567p789s: + a fifth 东 reads 111z 11z + three chows: 1z listed, live 0
+    r = H.waits("1111z234m567p789s")
+    assert waits_of(r) == [("1z", True, 0)] and not r.tenpai
+    # 11112233m 55p 111s (万 and 饼 both at 2 mod 3): + a fifth 1m reads 111m 123m 123m with
+    # 55p the pair (dead); + 4m reads 111m 123m 234m (live); + 5p makes 555p with 11m 123m
+    # 123m (live). Tenpai on 4m and 5p.
+    r = H.waits("11112233m55p111s")
+    assert waits_of(r) == [("1m", True, 0), ("4m", True, 4), ("5p", True, 2)] and r.tenpai
+
+
 def test_wait_held_four_times_by_a_pung_is_not_tenpai_for_shanten():
     # 111333456m5z[555z]: the only wait is 5z (单调; 111m 333m 456m 55z [555z], no 饼 or 条:
     # missing_suit); the pung and the concealed 5z are all four copies -> waits lists 5z with

@@ -60,9 +60,7 @@ from .layout import (
     SET_PUNG,
 )
 from .shape import (
-    _exact,
     _key,
-    is_complete,
     next_reading,
     rest_is_sets,
     shanten,
@@ -506,44 +504,68 @@ WAITS_SCRATCH = RD_LEN + READ_SCRATCH
 
 
 @njit(cache=True)
-def _sets_only(c, tb):
-    """The counts are exactly sets (every group, no pair)."""
-    ok = True
-    for g in range(4):
-        ok = ok and _exact(c, g, tb) & 1 != 0
-    return ok
+def held_four_waits(c, a, b, keys, kz, tb):
+    """Structural waits on a tile the concealed part ``c`` already holds four times: c + t (a
+    fifth copy) is sets + a pair. Such a wait has no live copy (RULES §4: reported, never
+    tenpai).
 
-
-@njit(cache=True)
-def held_four_waits(c, tb):
-    """Structural waits on a tile the concealed part already holds four times: c + t (a fifth
-    copy) is sets + a pair. The per-suit tables stop at four copies, so the five are split by
-    hand: a pung of t and the rest sets + a pair (the other two copies as a pair or in chows),
-    or a pair of t and the rest sets. Such a wait has no live copy (RULES §4: reported, never
-    tenpai). Rare: only hands with a concealed four of a kind get here."""
+    ``a``, ``b``: the groups a wait can lie in (``wait_groups``); ``keys``/``kz``: the groups'
+    table keys (``c`` is only read). The per-suit tables stop at four copies, so the five
+    copies of t are split by hand: a pung of t and the rest of its group sets (+ the pair), or
+    (when t's group holds the pair) a pair of t and the rest of its group sets. The other
+    groups must be as ``_table_waits`` requires; t's group is looked up again under the key of
+    the same counts with 2 (or 3) copies of t."""
+    exact = 8 if tb[4][kz] & (2 if a == 3 or b == 3 else 1) else 0
+    feat = tb[8]
+    for g in range(3):
+        if feat[keys[g], 9]:
+            exact |= 1 << g
     m = np.int64(0)
-    for t in range(N_KINDS):
-        if c[t] == 4:
-            c[t] = 2  # c + t less a pung of t
-            ok = is_complete(c, tb)
-            if not ok:
-                c[t] = 3  # c + t less a pair of t
-                ok = _sets_only(c, tb)
-            c[t] = 4
-            if ok:
-                m |= np.int64(1) << t
+    if not rest_is_sets(a, b, exact):
+        return m
+    for g in (a, b):
+        if g < 0 or (b >= 0 and not exact >> (b if g == a else a) & 1):
+            continue  # (with two groups at 2 mod 3 the other one must hold the pair)
+        key = kz if g == 3 else keys[g]
+        table = tb[4] if g == 3 else tb[0]
+        place = 1
+        for t in range(9 * g, 9 * g + (7 if g == 3 else 9)):
+            if c[t] == 4:
+                # c + t less a pung of t (2 left): sets + the pair (one group) or sets
+                ok = table[key - 2 * place] & (2 if b < 0 else 1) != 0
+                if not ok and b < 0:
+                    ok = table[key - place] & 1 != 0  # less a pair of t (3 left): sets
+                if ok:
+                    m |= np.int64(1) << t
+            place *= 5
     return m
 
 
+@njit(cache=True, inline="always")
+def _fours_in(c, g):
+    """Group g holds some tile four times (a wait on its fifth copy is possible)."""
+    n = 0
+    for t in range(9 * g, 9 * g + (7 if g == 3 else 9)):
+        n += c[t] >> 2
+    return n > 0
+
+
 @njit(cache=True)
-def _read_held_four(c, t, ms, rv, fails):
-    """The judgment of a held-four wait t: (legal, fails, 夹胡, 飘胡), by enumerating readings
-    (the feature table has no fifth copy). Never 独听: the wait has no live copy."""
+def _judge_held_four(c, m4, ms, rv, suits, yaojiu, out):
+    """Judge the held-four waits ``m4`` into ``out`` (judge_waits' columns) by enumerating
+    readings (the feature table has no fifth copy). Never live, so never 独听."""
     rd = np.empty(RD_LEN, np.int64)
-    c[t] += 1
-    legal = _read_win(c, t, ms, False, rv, rd, np.empty(READ_SCRATCH, np.int64), fails)
-    c[t] -= 1
-    return legal, rd[RD_FAILS], rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
+    scratch = np.empty(READ_SCRATCH, np.int64)
+    for t in range(N_KINDS):
+        if m4 >> t & 1:
+            c[t] += 1
+            legal = _read_win(c, t, ms, False, rv, rd, scratch, _fails_with(t, suits, yaojiu, rv))
+            c[t] -= 1
+            out[t, W_STRUCTURAL] = 1
+            out[t, W_LEGAL] = 1 if legal else 0
+            out[t, W_FAILS] = rd[RD_FAILS]
+            out[t, W_JIAHU] = rd[RD_JIAHU]
+            out[t, W_PIAO] = rd[RD_PIAO]
 
 
 @njit(cache=True)
@@ -579,9 +601,12 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
     if a < 0 and not rv[RV_QIDUI]:
         return 0  # no standard-form wait, and no 七对 to look for
     keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
-    m = _table_waits(a, b, keys, _key(c, 27, 7), tb) if a >= 0 else np.int64(0)
+    kz = _key(c, 27, 7)
+    m = _table_waits(a, b, keys, kz, tb) if a >= 0 else np.int64(0)
     m = with_qidui(m, c, ms, rv)
-    m4 = held_four_waits(c, tb) if a >= 0 and _any_four(c) else np.int64(0)
+    m4 = np.int64(0)
+    if a >= 0 and (_fours_in(c, a) or (b >= 0 and _fours_in(c, b))):  # rare
+        m4 = held_four_waits(c, a, b, keys, kz, tb)
     if m == 0 and m4 == 0:
         return 0
     suits, yaojiu = content_bits(c, ms)
@@ -591,17 +616,10 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
     feat = tb[8]
     feats = (feat[keys[0], 9], feat[keys[1], 9], feat[keys[2], 9])
     h_hand = _honor_state(c, -1)
+    if m4:
+        _judge_held_four(c, m4, ms, rv, suits, yaojiu, out)
     n_live = 0
     for t in range(N_KINDS):
-        if m4 >> t & 1:
-            fails = _fails_with(t, suits, yaojiu, rv)
-            legal, fails, jia, piao = _read_held_four(c, t, ms, rv, fails)
-            out[t, W_STRUCTURAL] = 1
-            out[t, W_LEGAL] = 1 if legal else 0
-            out[t, W_FAILS] = fails
-            out[t, W_JIAHU] = 1 if jia else 0
-            out[t, W_PIAO] = 1 if piao else 0
-            continue  # (own[t] = 4: never live)
         if not (m >> t & 1):
             continue
         fails = _fails_with(t, suits, yaojiu, rv)

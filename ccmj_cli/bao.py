@@ -57,7 +57,7 @@ class BaoResult:
     live: int  # copies of the bao kind still to draw (not held, not visible, not the bao itself)
     public: int  # copies of the bao kind public (visible tiles and the player's exposed melds)
     must_change: bool  # 换宝: the three other copies are public (bao_change always)
-    may_change: bool  # the three other copies are public: the bao may be changed (must, always)
+    may_change: bool  # the three other copies are public: the bao may be re-rolled (optional)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -17,9 +17,14 @@ import yaml
 
 from ._kernels import layout as L
 from .errors import VariantError
+from .tiles import MeldRules
 
 JIAHU_MODES = ("any", "single_wait", "shape")
 DIANPAO_MODES = ("all_pay", "discarder_only", "discarder_covers_all")
+HAOHUA_MODES = ("any_quad", "wait_completes_quad")
+XIAOJI_MODES = ("one", "any")  # with xiaoji_feidan: XIAOJI_ONE, XIAOJI_ANY
+TIMING_MODES = ("deal", "first_turn")
+BAO_CHANGE_MODES = ("always", "optional")
 FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
             "haohua", "chongbao")  # fmt: skip
 KONG_KEYS = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
@@ -35,20 +40,32 @@ SCHEMA = {
     "piao_exempt": ("bool", None),
     "qidui": ("bool", None),
     "qidui_jiahu": ("bool", None),
+    "haohua": ("str", HAOHUA_MODES),
+    "shoubayi_ankong_concealed": ("bool", None),
     "sanfeng_dan": ("bool", None),
     "xiaoji_feidan": ("bool", None),
+    "xiaoji_wildcard": ("str", XIAOJI_MODES),
+    "xi_bu_any_honor": ("bool", None),
+    "one_special_kong_per_kind": ("bool", None),
+    "special_kong_timing": ("str", TIMING_MODES),
     "bao_forbidden_without_yaojiu": ("bool", None),
+    "duanyaojiu_may_declare": ("bool", None),
     "bao_dice": ("int", (1, 2)),
+    "bao_change": ("str", BAO_CHANGE_MODES),
     "chongbao_double": ("bool", None),
     "dianpao": ("str", DIANPAO_MODES),
     "cover_only_undeclared": ("bool", None),
+    "cover_needs_look": ("bool", None),
+    "dealer_dianpao_stacks": ("bool", None),
     "cap_fan": ("int_or_null", (1, 30)),
+    "stakes": ("ladder", (1, L.MAX_STAKES)),
     "fan": ("ints", FAN_KEYS),
     "kong": ("ints", KONG_KEYS),
     "dead_wall_stacks": ("int", (0, 17)),
 }
 PRESET_DIR = "presets"
 MAX_FAN = 62  # payments are 2^(fan - 1) in 64-bit integers
+MAX_STAKE = 2**52  # the largest amount of a stake ladder (payments stay exact in int64)
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built with it: 10x faster
@@ -178,6 +195,15 @@ def _check(key: str, value, origin: str):
         lo, hi = allowed
         if not lo <= value <= hi:
             raise bad(f"expected {lo} to {hi}")
+    elif kind == "ladder":
+        if value is None:
+            return
+        lo, hi = allowed
+        if not isinstance(value, list) or not lo <= len(value) <= hi:
+            raise bad(f"expected null or a list of {lo} to {hi} amounts (for 1, 2, 3 ... fan)")
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_STAKE:
+                raise bad(f"expected positive whole numbers (at most 2^52), found {v!r}")
     elif kind == "ints":
         if not isinstance(value, dict):
             raise bad(f"expected a mapping with keys {', '.join(allowed)}")
@@ -288,9 +314,20 @@ class Variant:
             raise AttributeError(key) from None
 
     def to_dict(self) -> dict:
-        return {
-            k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in self.options.items()
-        }
+        def plain(v):
+            if isinstance(v, MappingProxyType):
+                return dict(v)
+            return list(v) if isinstance(v, tuple) else v
+
+        return {k: plain(v) for k, v in self.options.items()}
+
+    @cached_property
+    def meld_rules(self) -> MeldRules:
+        """What a bracket of tiles forms under this variant (``tiles.parse_hand``)."""
+        o = self.options
+        return MeldRules(
+            o["sanfeng_dan"], xiaoji_mode(o), o["xi_bu_any_honor"], o["one_special_kong_per_kind"]
+        )
 
     @cached_property
     def vector(self) -> np.ndarray:
@@ -305,6 +342,21 @@ class Variant:
         rv[L.RV_PIAO_EXEMPT] = o["piao_exempt"]
         rv[L.RV_QIDUI] = o["qidui"]
         rv[L.RV_QIDUI_JIAHU] = o["qidui_jiahu"]
+        rv[L.RV_HAOHUA] = HAOHUA_MODES.index(o["haohua"])
+        rv[L.RV_SHOUBAYI_ANKONG_CONCEALED] = o["shoubayi_ankong_concealed"]
+        rv[L.RV_DUANYAOJIU_MAY_DECLARE] = o["duanyaojiu_may_declare"]
+        rv[L.RV_COVER_NEEDS_LOOK] = o["cover_needs_look"]
+        rv[L.RV_DEALER_DIANPAO_STACKS] = o["dealer_dianpao_stacks"]
+        rv[L.RV_BAO_CHANGE] = BAO_CHANGE_MODES.index(o["bao_change"])
+        rv[L.RV_SANFENG] = o["sanfeng_dan"]
+        rv[L.RV_XIAOJI] = xiaoji_mode(o)
+        rv[L.RV_XI_BU_ANY_HONOR] = o["xi_bu_any_honor"]
+        rv[L.RV_ONE_SPECIAL_PER_KIND] = o["one_special_kong_per_kind"]
+        rv[L.RV_SPECIAL_KONG_TIMING] = TIMING_MODES.index(o["special_kong_timing"])
+        stakes = o["stakes"] or ()
+        rv[L.RV_STAKES_LEN] = len(stakes)
+        for i, amount in enumerate(stakes):
+            rv[L.RV_STAKES_BASE + i] = amount
         rv[L.RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] = o["bao_forbidden_without_yaojiu"]
         rv[L.RV_DRAGON_PAIR_IS_PUNG] = o["dragon_pair_is_pung"]
         rv[L.RV_DIANPAO] = DIANPAO_MODES.index(o["dianpao"])
@@ -319,6 +371,27 @@ class Variant:
         return rv
 
 
+def xiaoji_mode(o) -> int:
+    """The 幺鸡 mode (XIAOJI_*) of a variant's options: xiaoji_feidan, then xiaoji_wildcard."""
+    if not o["xiaoji_feidan"]:
+        return L.XIAOJI_OFF
+    return L.XIAOJI_ONE if o["xiaoji_wildcard"] == "one" else L.XIAOJI_ANY
+
+
+def max_charged_fan(o) -> int:
+    """The largest fan one loser can be charged under the options ``o``: 平胡 + 门清 + the best
+    hand items that stack (夹胡 and 飘胡 only with piao_stacks_with_jia; 七对 + 豪华 (+ 夹胡
+    under qidui_jiahu) with qidui) + the larger of 自摸 + 宝 (+ 冲宝) and 点炮, + 庄; capped by
+    cap_fan."""
+    f = o["fan"]
+    jia_piao = f["jiahu"] + f["piao"] if o["piao_stacks_with_jia"] else max(f["jiahu"], f["piao"])
+    qidui = f["qidui"] + f["haohua"] + (f["jiahu"] if o["qidui_jiahu"] else 0) if o["qidui"] else 0
+    self_draw = f["zimo"] + f["bao"] + (f["chongbao"] if o["chongbao_double"] else 0)
+    top = f["win"] + f["menqing"] + max(jia_piao, qidui) + max(self_draw, f["dianpao"])
+    top += f["dealer"]
+    return min(top, o["cap_fan"]) if o["cap_fan"] else top
+
+
 _CACHE: dict = {}
 
 
@@ -331,13 +404,26 @@ def load_variant(spec: str | None = None) -> Variant:
         if missing:
             raise VariantError(f"variant '{spec}': missing keys {', '.join(missing)}")
         top = sum(data["fan"].values())
-        if data["cap_fan"] is None and top > MAX_FAN:
+        if data["stakes"] is None and data["cap_fan"] is None and top > MAX_FAN:
             raise VariantError(
                 f"variant '{spec}': key 'fan': the fan values add up to {top}, more than the "
                 f"{MAX_FAN} a payment of 2^(fan-1) can hold; lower them or set cap_fan"
             )
+        if data["stakes"] is not None:
+            charged = max_charged_fan(data)
+            if charged > len(data["stakes"]):
+                raise VariantError(
+                    f"variant '{spec}': key 'stakes': {len(data['stakes'])} amounts, but a loser "
+                    f"can be charged {charged} fan under these rules; give {charged} amounts or "
+                    f"set cap_fan to {len(data['stakes'])}"
+                )
         frozen = {
-            k: MappingProxyType(dict(v)) if isinstance(v, dict) else v for k, v in data.items()
+            k: MappingProxyType(dict(v))
+            if isinstance(v, dict)
+            else tuple(v)
+            if isinstance(v, list)
+            else v
+            for k, v in data.items()
         }
         _CACHE[spec] = Variant(name, MappingProxyType(frozen))
     return _CACHE[spec]

@@ -20,7 +20,7 @@ import numpy as np
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.bao import LOOK_OK, score_any
-from ._kernels.score import kong_money, kong_value
+from ._kernels.score import dealer_charged, dianpao_charged, kong_money, kong_value
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
 from .hand import reasons_of
@@ -94,15 +94,15 @@ def _variant(rules: Variant | str | None) -> Variant:
 
 
 @lru_cache(maxsize=65536)
-def _parse(text: str, sanfeng: bool, xiaoji: bool) -> T.Hand:
-    h = T.parse_hand(text, sanfeng=sanfeng, xiaoji=xiaoji)
+def _parse(text: str, meld_rules: T.MeldRules) -> T.Hand:
+    h = T.parse_hand(text, meld_rules)
     h.concealed.setflags(write=False)  # shared by the cache: never modified in place
     return h
 
 
 def parse_hand(text: str, v: Variant) -> T.Hand:
-    """Parse (cached) with the variant's special-kong options."""
-    return _parse(text, bool(v.sanfeng_dan), bool(v.xiaoji_feidan))
+    """Parse (cached) with the variant's meld rules."""
+    return _parse(text, v.meld_rules)
 
 
 @lru_cache(maxsize=256)
@@ -150,7 +150,7 @@ def parse_kongs(
         if not melds.strip():
             raise bracketed
         try:
-            h = T.parse_hand(melds, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
+            h = T.parse_hand(melds, v.meld_rules)
         except HandError as e:  # name the option, not "bad hand"
             detail = e.message.split("': ", 1)[-1]
             raise UsageError(f"bad --kongs item '{shown}': {detail}") from None
@@ -176,6 +176,13 @@ def _cut(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
+def discarder_state(declared: bool, looked: bool) -> int:
+    """The discarder's state for 包庄 (DISCARDER_*): ``looked`` implies ``declared``."""
+    if looked:
+        return L.DISCARDER_LOOKED
+    return L.DISCARDER_DECLARED if declared else L.DISCARDER_UNDECLARED
+
+
 def _seat_dict(arr, scale: int = 1) -> dict[str, int]:
     return {SEATS[i]: int(arr[i]) * scale for i in range(L.N_SEATS)}
 
@@ -187,7 +194,9 @@ def fan_item_list(
 
     ``items``: the kernel's per-item fan (``fan_items``); ``charged``: the seats that pay (fan > 0
     in ``settle``'s ``fan_out``). 庄 goes to every loser when the winner is the dealer, else to the
-    dealer; 点炮 to the discarder. An item charged to nobody is left out.
+    dealer; 点炮 to the discarder (not to a dealer under dealer_dianpao_stacks: false): the
+    kernels ``dealer_charged`` / ``dianpao_charged`` that ``settle`` uses. An item charged to
+    nobody is left out.
     """
     losers = [SEATS[s] for s in range(L.N_SEATS) if s in charged]
     out = [
@@ -196,12 +205,13 @@ def fan_item_list(
         if items[i]
     ]
     dealer_fan = int(rv[L.RV_FAN_BASE + L.FAN_DEALER])
-    dealer_seats = charged if winner == DEALER else tuple(s for s in charged if s == DEALER)
+    dealer_seats = [SEATS[s] for s in charged if dealer_charged(s, winner, DEALER)]
     if dealer_fan and dealer_seats:
-        out.append(FanItem("dealer", "庄", dealer_fan, [SEATS[s] for s in dealer_seats]))
+        out.append(FanItem("dealer", "庄", dealer_fan, dealer_seats))
     dianpao_fan = int(rv[L.RV_FAN_BASE + L.FAN_DIANPAO])
-    if how == L.HOW_DISCARD and dianpao_fan and discarder in charged:
-        out.append(FanItem("dianpao", "点炮", dianpao_fan, [SEATS[discarder]]))
+    dianpao_seats = [SEATS[s] for s in charged if dianpao_charged(s, DEALER, discarder, how, rv)]
+    if dianpao_fan and dianpao_seats:
+        out.append(FanItem("dianpao", "点炮", dianpao_fan, dianpao_seats))
     order = {name: i for i, (name, _) in enumerate(FAN_NAMES)}
     return sorted(out, key=lambda x: order[x.name])
 
@@ -306,6 +316,7 @@ def score(
     kongs: str | None = None,
     declared: bool = False,
     rules: Variant | str | None = None,
+    looked: bool = False,
 ) -> ScoreResult:
     """Settle one win. ``hand`` is the hand before the win (3k+1 concealed tiles beside its
     melds) or after it (3k+2, the winning tile — the drawn bao for 摸宝 — included).
@@ -313,6 +324,8 @@ def score(
     ``how``: self | discard | mobao | duibao. ``seat``: the winner; ``discarder``: the seat that
     discarded (discard wins); ``bao``: the bao tile (摸宝 / 对宝; defaults to ``win``);
     ``declared``: the discarder had declared tenpai (matters for ``cover_only_undeclared``);
+    ``looked``: he had declared and looked at the current bao (implies ``declared``; matters
+    for ``cover_needs_look``);
     ``kongs``: other seats' kongs, ``SEAT:MELDS,...``. Bad input raises a CcmjError.
     """
     v = _variant(rules)
@@ -324,6 +337,7 @@ def score(
     c, own = prepare_hand(h, w, text)
     others = parse_kongs(kongs, v, winner)
     _check_copies(own, w, others, text)
+    check_one_per_kind([(winner, m) for m in h.melds] + others, v)
     rv = v.vector
     rd = np.zeros(L.RD_LEN, np.int64)
     items = np.zeros(L.N_FAN, np.int64)
@@ -340,7 +354,7 @@ def score(
             winner,
             DEALER,
             d,
-            declared,
+            discarder_state(declared, looked),
             rv,
             tables(),
             rd,
@@ -379,6 +393,17 @@ def score(
         total_amount=_seat_dict(total, base),
         fan_cap=int(v.vector[L.RV_CAP_FAN]) or None,
     )
+
+
+def check_one_per_kind(melds, v: Variant) -> None:
+    """one_special_kong_per_kind: no seat holds two special kongs of one kind, counting the
+    winner's hand and every --kongs item of that seat."""
+    if not v.one_special_kong_per_kind:
+        return
+    for s in range(L.N_SEATS):
+        pair = T.repeated_special(m for seat, m in melds if seat == s)
+        if pair is not None:
+            raise UsageError(f"bad --kongs: seat {SEATS[s]}: {T.one_per_kind_message(*pair)}")
 
 
 def _check_copies(own: np.ndarray, drawn: int, others, text: str):

@@ -136,6 +136,32 @@ def complete_hands(draw, max_melds: int = 4, specials: bool = True, min_melds: i
     return sorted(concealed), ms
 
 
+@st.composite
+def held_four_hands(draw, min_melds: int = 0):
+    """A 13-tile hand holding all four copies of a tile t that it waits on (RULES §4: a wait
+    with no live copy): (text, t, concealed list, melds). Either the four are concealed
+    (tttt + sets: c + t reads ttt + tt) or three are a declared pung/kong... of t and the
+    fourth is concealed beside k sets (a 单调 on t). Other melds and sets are random."""
+    used = [0] * N
+    t = draw(st.integers(0, N - 1))
+    pung = draw(st.booleans())
+    n_other = draw(st.integers(min_melds, 2 if pung else 3))
+    ms = []
+    if pung:
+        ms.append(("pung", [t, t, t]))
+    take(used, [t] * 4)
+    ms += draw(melds(n_other, used))
+    concealed = [t] if pung else [t] * 4
+    k = 4 - len(ms) - (0 if pung else 1)
+    for _ in range(k):
+        options = [s for s in SETS if fits(used, set_tiles(s))]
+        s = draw(st.sampled_from(options))
+        take(used, set_tiles(s))
+        concealed += set_tiles(s)
+    ms = draw(st.permutations(ms))
+    return hand_text(concealed, ms), t, sorted(concealed), list(ms)
+
+
 def hand_text(concealed, ms) -> str:
     return text_of(concealed) + "".join(meld_text(k, t) for k, t in ms)
 
@@ -216,6 +242,8 @@ BOOL_OPTIONS = (
     "qidui",
     "qidui_jiahu",
     "bao_forbidden_without_yaojiu",
+    "shoubayi_ankong_concealed",
+    "duanyaojiu_may_declare",
 )
 _VARIANT_DIR = None
 
@@ -245,6 +273,7 @@ def variants(draw, fan: bool = False):
     """A random combination of the rule options (and optionally fan values)."""
     opts = {k: draw(st.booleans()) for k in BOOL_OPTIONS}
     opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
+    opts["haohua"] = draw(st.sampled_from(["any_quad", "wait_completes_quad"]))
     if fan:
         opts["fan"] = {
             "jiahu": draw(st.integers(0, 3)),

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from ccmj_cli import odds as O
+from ccmj_cli._kernels.layout import MS_LEN
 from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli.errors import HandError, UsageError
@@ -311,7 +312,7 @@ def _policy_reference(c, view):
 
 def test_policy_matches_the_documented_rule_with_and_without_memo():
     rv, tb = load_variant(None).vector, tables()
-    ms = np.zeros(7, np.int64)
+    ms = np.zeros(MS_LEN, np.int64)
     memo = new_memo()
     wbuf = np.zeros((34, 5), np.int64)
     shs = np.zeros(34, np.int64)

@@ -355,12 +355,16 @@ def test_shanten_equal_naive_dense(tiles):
 @settings(max_examples=S.examples(100))
 @given(S.tenpai_hands(min_melds=2))
 def test_shanten_api_with_melds_equal_naive(h):
-    # a 13-tile hand with >= 2 melds has <= 7 concealed tiles: naive shanten is exact and fast
-    text, _, rest, _ = h
+    # a 13-tile hand with >= 2 melds has <= 7 concealed tiles: naive shanten is exact and fast.
+    # The removed tile is a live wait (at most three of it are left), so the hand is tenpai;
+    # a useful tile is one the player can draw: not one whose four copies are all his own,
+    # melds included (1222333m[123m][456m]: 2m and 3m are not useful, 1m is)
+    text, _, rest, ms = h
     r = H.shanten(text)
     c = S.counts(rest)
-    assert r.shanten == naive.shanten(c) == 0
-    assert [idx(u.tile) for u in r.useful] == naive.useful(c)
+    own = naive.own_counts(T.parse_hand(text))
+    assert r.shanten == naive.shanten(c) == naive.live_shanten(c, own) == 0
+    assert [idx(u.tile) for u in r.useful] == naive.live_useful(c, own)
 
 
 @pytest.mark.parametrize("n", [13, 14])

@@ -118,7 +118,7 @@ def buffers(n):
         "how": np.zeros(n, np.int64),
         "winner": np.zeros(n, np.int64),
         "discarder": np.zeros(n, np.int64),
-        "declared": np.zeros(n, np.bool_),
+        "declared": np.zeros(n, np.int64),  # the discarder's state (DISCARDER_*)
         "active": np.zeros(n, np.bool_),
         "ok": np.zeros(n, np.uint8),
         "res": np.zeros((n, 3), np.int64),

@@ -1,7 +1,7 @@
 """Whole-table simulation: seeding, chunking, threads, Dask, merging, statistics with 95% CIs.
 
 A run of ``hands`` hands is split into ``sessions`` (runs of consecutive hands with the dealer
-rotating, RULES.md §8). Session i plays from its own seed, the i-th word of
+rotating, docs/rules.md §8). Session i plays from its own seed, the i-th word of
 ``numpy.random.SeedSequence(seed).generate_state(sessions, uint64)``; the jitted engine seeds its
 random state from it at the session start. Every session writes its own row of integer
 statistics and rows are summed, so the result is identical for any number of threads, chunks or
@@ -59,11 +59,6 @@ def table_params(v: Variant) -> np.ndarray:
     tp = np.zeros(TL.TP_LEN, np.int64)
     tp[TL.TP_DEAD_STACKS] = v.dead_wall_stacks
     tp[TL.TP_BAO_DICE] = v.bao_dice
-    tp[TL.TP_SANFENG] = 1 if v.sanfeng_dan else 0
-    tp[TL.TP_XIAOJI] = 1 if v.xiaoji_feidan else 0
-    # special kongs from the dealt tiles (RULES §7), or on the first discard turn (MIL 2024)
-    timing = getattr(v, "special_kong_timing", "dealt")
-    tp[TL.TP_SPECIAL_TIMING] = TL.SPECIAL_FIRST_TURN if timing == "first_turn" else TL.SPECIAL_DEALT
     return tp
 
 

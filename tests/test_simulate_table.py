@@ -355,10 +355,10 @@ def test_special_kongs_only_from_dealt_tiles():
     wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="4z", tail="8p")
     out = play(wall)
     assert all(e[0] != TL.EV_SPECIAL for e in out["ev"])
-    tp = TP.copy()
-    tp[TL.TP_SPECIAL_TIMING] = TL.SPECIAL_FIRST_TURN
+    rv = RV.copy()
+    rv[L.RV_SPECIAL_KONG_TIMING] = TL.SPECIAL_FIRST_TURN
     d = np.array([3, 4] + [1] * (TL.N_DICE - 2), np.int64)
-    out2 = play_wall(wall, E, d, RV, tp, BOTS)
+    out2 = play_wall(wall, E, d, rv, TP, BOTS)
     ev2 = [tuple(int(x) for x in e) for e in out2["events"]]
     i = ev2.index((TL.EV_DRAW, S, 30, 0, 0))
     assert ev2[i + 1] == (TL.EV_SPECIAL, S, 27, L.MELD_XUANFENG, 4)
@@ -373,10 +373,10 @@ def test_replacement_draw_does_not_complete_a_special_kong():
     out = play(wall)
     kinds_ = [e[3] for e in out["ev"] if e[0] == TL.EV_SPECIAL]
     assert kinds_ == [L.MELD_XUANFENG]
-    tp = TP.copy()
-    tp[TL.TP_SPECIAL_TIMING] = TL.SPECIAL_FIRST_TURN
+    rv = RV.copy()
+    rv[L.RV_SPECIAL_KONG_TIMING] = TL.SPECIAL_FIRST_TURN
     d = np.array([3, 4] + [1] * (TL.N_DICE - 2), np.int64)
-    out2 = play_wall(wall, E, d, RV, tp, BOTS)
+    out2 = play_wall(wall, E, d, rv, TP, BOTS)
     kinds2 = [int(e[3]) for e in out2["events"] if e[0] == TL.EV_SPECIAL]
     assert kinds2 == [L.MELD_XUANFENG, L.MELD_XI]
 
@@ -396,6 +396,24 @@ def test_duanyaojiu_may_declare_but_not_look():
     rv[L.RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] = 0
     out2 = play(wall, rv=rv)
     assert any(e[0] == TL.EV_LOOK and e[1] == E for e in out2["ev"])
+
+
+def test_duanyaojiu_may_not_declare_under_the_option():
+    # duanyaojiu_may_declare: false (MIL 2024 七-1): a hand with no 幺九 may not declare at all
+    # (it may still win undeclared). The same E hand as above, tenpai after his first discard
+    # (7z), holds no 1/9/honor once the 7z is gone: no 报听 then (by default he declares right
+    # away, the test above). His next draw is 1p, a 幺九: he keeps it (discarding 4p, still
+    # tenpai) and may declare from then on. The rule is judge.may_declare's, the one the
+    # single-hand commands use.
+    wall = build_wall({E: "78m234p456s555p33s7z", **JUNK}, draws="5z5z5z1p5z")
+    rv = RV.copy()
+    rv[L.RV_DUANYAOJIU_MAY_DECLARE] = 0
+    ev = play(wall, rv=rv)["ev"]
+    assert ev[0] == (TL.EV_DISCARD, E, T.tile_index("7z"), 0, 0)
+    assert ev[1][0] == TL.EV_DRAW  # no 报听 without a 幺九
+    first = next(i for i, e in enumerate(ev) if e[0] == TL.EV_DECLARE and e[1] == E)
+    assert ev[first - 2] == (TL.EV_DRAW, E, T.tile_index("1p"), 0, 0)
+    assert ev[first - 1] == (TL.EV_DISCARD, E, T.tile_index("4p"), 0, 0)
 
 
 def test_wall_end_reserve():
@@ -574,6 +592,32 @@ def test_room_special_kongs_sanfeng_and_xiaoji_feidan():
     assert feidan > 0 and sanfeng > 0 and wins > 500
 
 
+def test_room_mil2024_melds_and_wins_agree_with_check():
+    # The mil2024 preset: 幺鸡 any (1s stands in for any members, 幺蛋 too), 三风蛋, special kongs
+    # on the first discard turn, 断幺九 may not declare, 手把一 counting concealed kongs as
+    # concealed. The table forms special kongs through melds.classify_bracket and keeps the
+    # concealed-kong count (MS_ANKONGS) the judgment reads, so every win it settles must read
+    # the same under `ccmj check` with the same variant: legal, with the same 夹胡/飘胡/门清.
+    v = load_variant("mil2024")
+    runs = _record(np.asarray(v.vector, np.int64), table_params(v), 100, 11)
+    wild = wins = 0
+    for a, h in _hands(runs):
+        for s in range(4):
+            for m in range(a["n_melds"][h, s]):
+                kind, n = a["melds"][h, s, m, 0], a["melds"][h, s, m, 1]
+                tiles = list(a["melds"][h, s, m, 2 : 2 + n])
+                if kind >= L.FIRST_SPECIAL and kind != L.MELD_YAODAN and L.ONE_S in tiles:
+                    wild += 1
+        res = a["results"][h]
+        if res[TL.R_WINNER] >= 0:
+            d = result_dict(res, a["concs"][h], a["melds"][h], a["n_melds"][h])
+            c = H.check(d["winning_hand"], d["win_tile"], v)
+            assert c.legal, (d["winning_hand"], d["win_tile"], c.reasons)
+            assert (c.jiahu, c.piao, c.menqing) == (d["jiahu"], d["piao"], d["menqing"]), d
+            wins += 1
+    assert wild > 0 and wins > 300
+
+
 # ---------------------------------------------------------------- the engine's discard = policy's
 def _near_complete(rng, sets):
     """A 3k+2 hand one or two tiles from complete (so tenpai discards are common)."""
@@ -687,7 +731,7 @@ def test_discard_value_is_the_policy_value_of_the_hand_it_leaves():
     assert (T.tile_name(d), sh, live) == ("4s", 1, 31)
 
 
-def test_useful_tables_against_the_distance_tables(tmp_path, monkeypatch):
+def test_useful_tables_against_the_distance_tables(monkeypatch):
     # useful[key, y] bit x: adding tile x lowers the suit's distance at target y (never a fifth
     # copy). Worked row: a suit holding only 1 (key 1): for one pair (y=1) a second 1 lowers
     # the distance from 1 to 0; for one set (y=2) 1, 2 or 3 lower it from 2 to 1.
@@ -705,15 +749,23 @@ def test_useful_tables_against_the_distance_tables(tmp_path, monkeypatch):
                 1 << x for x in range(9) if digits[x] < 4 and tb[1][key + 5**x][y] < tb[1][key][y]
             )
             assert suit[key, y] == expect
-    # a damaged cache file (zeroed) fails the check on load and is rebuilt
-    monkeypatch.setenv("CCMJ_CACHE_DIR", str(tmp_path))
+    # a damaged cache file (zeroed) fails the check on load (its checksum) and is rebuilt
+    import os
+
+    from ccmj_cli._kernels import cache as C
+
+    suit, honor = np.array(suit), np.array(honor)  # (copies: the file is replaced below)
+    path = C.writable_root() / f"tables-v{C.TABLE_VERSION}" / "suit-useful.npy"
+    assert path.is_file()
+    tmp = path.with_name(f"zeros.{os.getpid()}.npy")
+    np.save(tmp, np.zeros_like(suit))
+    os.replace(tmp, path)  # (a new file: the old one may still be mapped)
     monkeypatch.setattr(U, "_USEFUL", None)
-    u1 = U.useful_tables()
-    path = next(tmp_path.rglob("suit-useful.npy"))
-    np.save(path, np.zeros_like(u1[0]))
-    monkeypatch.setattr(U, "_USEFUL", None)
+    for name in U.USEFUL_SPECS:
+        monkeypatch.delitem(C._LOADED, name, raising=False)
     u2 = U.useful_tables()
     assert (u2[0] == suit).all() and (u2[1] == honor).all()
+    assert (np.load(path) == suit).all()  # saved again
 
 
 def test_robbed_bu_by_pung_qiangcha():

@@ -21,7 +21,7 @@ The driver only sequences the phases of a hand; each rule lives in the module of
 import numpy as np
 from numba import config, get_num_threads, prange, set_num_threads
 
-from .jit import njit
+from .jit import compiled_njit as njit
 from .layout import N_SEATS
 from .table_bao import check_bao_dead, look_at_draw, mobao_win
 from .table_bots import choose_discard_at, wants_declare, wants_special

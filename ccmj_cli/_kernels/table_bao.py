@@ -11,7 +11,7 @@ tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kin
 
 import numpy as np
 
-from .jit import njit
+from .jit import compiled_njit as njit
 from .judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
 from .layout import HOW_DUIBAO, HOW_MOBAO
 from .table_layout import (

@@ -18,8 +18,8 @@ legality and waits via ``judge``. A bot only decides *whether to act*, by its kn
 
 import numpy as np
 
-from .jit import njit
-from .judge import W_LEGAL, judge_waits
+from .jit import compiled_njit as njit
+from .judge import W_LEGAL, judge_waits, may_declare
 from .layout import FIRST_SPECIAL, MS_CHOWS, MS_SETS, N_KINDS, RV_QIDUI
 from .policy import choose_discard_value
 from .shape import shanten
@@ -103,18 +103,21 @@ def choose_discard_at(tab, ws, s, drawn, rv, tb):
 
 @njit(cache=True)
 def wants_declare(tab, ws, s, bots, rv, tb, n_live):
-    """报听 after a discard, as soon as the hand is tenpai (a live legal wait). ``n_live``: the
+    """报听 after a discard, as soon as the hand is tenpai (a live legal wait) and the rules
+    let it declare (``judge.may_declare``). ``n_live``: the
     live legal waits the discard policy found, -1 when it did not judge them (not a
     standard-form tenpai: only a 七对 tenpai may then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
         return False
-    if n_live >= 0:
-        return n_live > 0
-    if not rv[RV_QIDUI]:
-        return False  # no standard-form tenpai: no structural wait at all
+    if n_live == 0 or (n_live < 0 and not rv[RV_QIDUI]):
+        return False  # no legal wait, or no standard-form tenpai (no structural wait at all)
     own_tiles(conc, melded, s, own)
+    if not may_declare(own, rv):
+        return False  # a hand without 幺九 under duanyaojiu_may_declare: false
+    if n_live > 0:
+        return True
     return judge_waits(conc[s], ms[s], own, rv, tb, buf) > 0
 
 

@@ -7,7 +7,7 @@ counter-clockwise from the discarder wins (截胡); else a seat holding two (or 
 the claim is legal is the shared judgment.
 """
 
-from .jit import njit
+from .jit import compiled_njit as njit
 from .layout import HONOR, HOW_DISCARD, MELD_CHOW, MELD_KONG, MELD_PUNG, N_SEATS
 from .table_bao import check_bao_dead
 from .table_bots import best_chow, wants_mingkong, wants_pung

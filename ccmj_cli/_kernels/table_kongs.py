@@ -12,7 +12,7 @@ is followed by a replacement draw from the tail. Which kong to make is the bot's
 
 import numpy as np
 
-from .jit import njit
+from .jit import compiled_njit as njit
 from .layout import (
     HOW_DISCARD,
     MELD_ANKONG,
@@ -20,10 +20,17 @@ from .layout import (
     MELD_KONG,
     MELD_PUNG,
     MELD_XUANFENG,
-    MELD_YAODAN,
+    N_KINDS,
     N_SEATS,
     ONE_S,
+    RV_SANFENG,
+    RV_SPECIAL_KONG_TIMING,
+    RV_XI_BU_ANY_HONOR,
+    RV_XIAOJI,
+    XIAOJI_OFF,
+    XIAOJI_ONE,
 )
+from .melds import classify_bracket, special_base
 from .table_bao import check_bao_dead
 from .table_bots import choose_self_kong, wants_pung
 from .table_claims import make_pung, win_claim
@@ -43,9 +50,6 @@ from .table_layout import (
     R_KONGS,
     R_ROBBED,
     SPECIAL_DEALT,
-    TP_SANFENG,
-    TP_SPECIAL_TIMING,
-    TP_XIAOJI,
 )
 from .table_settle import pay_bu, pay_kong, won
 from .table_state import add_meld, event, find_meld, group_of, special_group
@@ -59,48 +63,54 @@ KONG_ROBBED = 3  # robbed by 碰 (抢叉): the robber is on turn (G_CUR) and dis
 
 
 @njit(cache=True)
-def usable(conc, taken, s, t, tp):
+def usable(conc, taken, s, t, rv):
     """Copies of t seat s may lay down in a special kong: RULES §7 "只有起手牌时才予认可，后续抓起
     的不算", only dealt tiles (not his first draw, nor a replacement draw); with
     special_kong_timing first_turn, any tile he holds on his first discard turn."""
     n = np.int64(conc[s, t])
-    if tp[TP_SPECIAL_TIMING] == SPECIAL_DEALT:
+    if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_DEALT:
         n -= taken[s, t]
     return n
 
 
 @njit(cache=True)
-def special_tiles(conc, taken, s, kind, tp, grp, mt):
-    """The tiles seat s would lay down as a special kong of ``kind`` (in ``grp``): their count,
-    0 when his usable tiles (``usable``) do not hold one (三风蛋: three different winds make a
-    旋风杠; 小鸡飞蛋: one 幺鸡 stands in for the one missing member, not in a 幺蛋)."""
+def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt):
+    """(the tiles seat s would lay down as a special kong of ``kind`` (into ``grp``), the 补
+    tiles among them): 0 tiles when his usable tiles (``usable``) do not make one. He offers
+    each member of the kind he holds and, where members are missing and the variant lets 幺鸡
+    (1s) stand in, his spare 1s tiles (one at most under 小鸡飞蛋 ``one``); what they form is
+    the shared meld rule's to say (``melds.classify_bracket``), as for a written hand."""
     n = special_group(kind, grp)
-    ok = True
+    m = 0
+    has_1s = False
     for i in range(n):
-        if usable(conc, taken, s, grp[i], tp) <= 0:
-            ok = False
-    if kind == MELD_XUANFENG and tp[TP_SANFENG] and not ok:
-        m3 = 0
-        for i in range(4):
-            if usable(conc, taken, s, grp[i], tp) > 0:
-                mt[m3] = grp[i]
-                m3 += 1
-        if m3 == 3:
-            n = 3
-            for i in range(3):
-                grp[i] = mt[i]
-            ok = True
-    if not ok and tp[TP_XIAOJI] and kind != MELD_YAODAN and usable(conc, taken, s, ONE_S, tp) > 0:
-        missing = -1
-        n_missing = 0
-        for i in range(n):
-            if usable(conc, taken, s, grp[i], tp) <= 0:
-                missing = i
-                n_missing += 1
-        if n_missing == 1:
-            grp[missing] = ONE_S
-            ok = True
-    return n if ok else 0
+        if usable(conc, taken, s, grp[i], rv) > 0:
+            mt[m] = grp[i]
+            m += 1
+            if grp[i] == ONE_S:
+                has_1s = True
+    xiaoji = rv[RV_XIAOJI]
+    missing = special_base(kind, rv[RV_SANFENG]) - m
+    if missing > 0 and xiaoji != XIAOJI_OFF:
+        spare = usable(conc, taken, s, ONE_S, rv) - (1 if has_1s else 0)
+        if xiaoji == XIAOJI_ONE and spare > 1:
+            spare = 1
+        k = missing if missing < spare else spare
+        for _ in range(k):
+            mt[m] = ONE_S
+            m += 1
+    if m < 3:
+        return 0, 0
+    for t in range(N_KINDS):
+        cnt[t] = 0
+    for i in range(m):
+        cnt[mt[i]] += 1
+    formed, bu = classify_bracket(cnt, rv[RV_SANFENG], xiaoji, rv[RV_XI_BU_ANY_HONOR])
+    if formed != kind:
+        return 0, 0
+    for i in range(m):
+        grp[i] = mt[i]
+    return m, bu
 
 
 @njit(cache=True)
@@ -111,7 +121,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
-        n = special_tiles(conc, taken, cur, kind, tp, grp, mt)
+        n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2)
         if n == 0:
             continue
         if kind == MELD_XUANFENG and not can_draw(g, tp):
@@ -123,7 +133,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
             mt[i] = grp[i]
         add_meld(mrec, nm, ms, cur, kind, n, mt)
         ps[cur, P_SPECIAL + kind - MELD_XUANFENG] += 1
-        pay_kong(kpay, cur, kind, grp[0], 0, rv)
+        pay_kong(kpay, cur, kind, grp[0], bu, rv)
         g[G_KONGS] += 1
         res[R_KONGS] += 1
         event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)

@@ -56,11 +56,11 @@ P_LEN = 11
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
 TP_BAO_DICE = 1  # dice rolled for the bao stack (1 or 2)
-TP_SANFENG = 2  # 三风蛋: three different winds make a 旋风杠
-TP_XIAOJI = 3  # 小鸡飞蛋: 幺鸡 (1s) stands in for one missing member of a special kong
-TP_SPECIAL_TIMING = 4  # special kongs from: SPECIAL_DEALT the dealt tiles | SPECIAL_FIRST_TURN
-TP_LEN = 5
+TP_LEN = 2
+# (the special kong options — 三风蛋, 幺鸡, special_kong_timing — are the rule vector's, read by
+# melds.classify_bracket and table_kongs, as for a single hand)
 
+# rv[RV_SPECIAL_KONG_TIMING] (rules.TIMING_MODES order)
 SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
 SPECIAL_FIRST_TURN = 1  # the first discard turn: the first drawn tile may complete one
 

@@ -7,7 +7,7 @@ discarder had declared and looked at the bao: 包庄), ``score.kong_value`` +
 answers in the result vector (R_* layout) and the statistics row (S_* layout).
 """
 
-from .jit import njit
+from .jit import compiled_njit as njit
 from .judge import W_LEGAL, all_waits, judge_waits, judge_win
 from .layout import (
     HOW_DISCARD,
@@ -16,10 +16,10 @@ from .layout import (
     N_FAN,
     N_KINDS,
     N_SEATS,
+    RD_HAOHUA,
     RD_JIAHU,
     RD_MENQING,
     RD_PIAO,
-    RD_QIDUI,
 )
 from .policy import _hand_key
 from .score import fan_items, kong_value, settle_declared, settle_kong
@@ -143,14 +143,7 @@ def score_win(
     ``declared``: the discarder's ``declared_state`` (0 without a discarder)."""
     if not judge_win(c, t, ms_s, own, rv, tb, rd):
         return -1
-    haohua = 0
-    if rd[RD_QIDUI]:
-        c[t] += 1
-        for k in range(N_KINDS):
-            if c[k] == 4:
-                haohua = 1
-        c[t] -= 1
-    fan_items(rd, how, haohua, rv, items)
+    fan_items(rd, how, rd[RD_HAOHUA], rv, items)  # 豪华七对: the reading's, by the variant
     settle_declared(items, winner, dealer, discarder, how, declared, rv, fan, pay)
     total = 0
     for i in range(N_FAN):

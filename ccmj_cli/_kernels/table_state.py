@@ -22,11 +22,12 @@ melded + pond + the wall left = 4 of every kind.
 
 import numpy as np
 
-from .jit import njit
+from .jit import compiled_njit as njit
 from .judge import W_COLS, is_yaojiu
 from .layout import (
     FIRST_SPECIAL,
     HONOR,
+    MELD_ANKONG,
     MELD_CHOW,
     MELD_JIUDAN,
     MELD_KONG,
@@ -34,6 +35,7 @@ from .layout import (
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
+    MS_ANKONGS,
     MS_CHOWS,
     MS_CLAIMED,
     MS_LEN,
@@ -228,17 +230,22 @@ def add_meld(mrec, nm, ms, s, kind, n, tiles):
         ms[s, MS_PUNGS] += 1
     if kind == MELD_CHOW or kind == MELD_PUNG or kind == MELD_KONG:
         ms[s, MS_CLAIMED] += 1
+    elif kind == MELD_ANKONG:
+        ms[s, MS_ANKONGS] += 1
 
 
 @njit(cache=True)
 def ms_with_pung(ms, s, t, claimed, out):
-    """``out`` = seat s's meld summary plus a pung/kong of t (as ``add_meld`` would make it)."""
+    """``out`` = seat s's meld summary plus a pung/kong of t (as ``add_meld`` would make it):
+    ``claimed`` a pung or open kong, else a concealed kong (暗杠)."""
     for i in range(MS_LEN):
         out[i] = ms[s, i]
     out[MS_SETS] += 1
     out[MS_PUNGS] += 1
     if claimed:
         out[MS_CLAIMED] += 1
+    else:
+        out[MS_ANKONGS] += 1
     if t < HONOR:
         out[MS_SUITS] |= 1 << (t // 9)
     if is_yaojiu(t):

@@ -8,16 +8,15 @@ the best split of the hand uses: one row lookup per suit instead of one per tile
 (``policy.choose_discard_value``).
 
 Built from the distance tables by a jitted pass (about a second) and cached next to them as
-``.npy`` files, memory-mapped on a warm start; a few rows are checked against a fresh
-computation on every load, and a file that fails is rebuilt.
+``.npy`` files with the same checks (``cache.load_tables``: shape, dtype, checksum),
+memory-mapped on a warm start; a few rows are also re-computed on every load, and tables that
+fail are rebuilt.
 """
-
-import os
 
 import numpy as np
 
-from .cache import table_folder
-from .jit import njit
+from .cache import load_tables, save_tables
+from .jit import compiled_njit as njit
 from .tables import tables
 
 N_CHECK = 64  # rows re-computed on load
@@ -59,27 +58,28 @@ def _rows_match(useful, dist, n, keys):
     return True
 
 
-def _load_or_build(name, dist, n):
-    path = table_folder() / f"{name}-useful.npy"
-    keys = np.random.default_rng().integers(0, dist.shape[0], N_CHECK)
-    try:
-        u = np.load(path, mmap_mode="r").view(np.ndarray)
-        ok = u.shape == (dist.shape[0], 10) and u.dtype == np.uint16
-        if ok and _rows_match(u, dist, n, keys):
-            return u
-    except (OSError, ValueError):
-        pass
-    u = build_useful(dist, n)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            np.save(f, u)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache still works, it just rebuilds next time
-    u.setflags(write=False)  # one array type (read-only) whether built or loaded
-    return u
+USEFUL_SPECS = {"suit-useful": ((5**9, 10), "uint16"), "honor-useful": ((5**7, 10), "uint16")}
+
+
+def _load_or_build(dists):
+    """The useful tables from the cache folder (verified as the lookup tables are, and a few
+    rows re-computed), else built and saved there."""
+    got = load_tables(USEFUL_SPECS)
+    if got is not None:
+        keys = np.random.default_rng()
+        ok = all(
+            _rows_match(got[name], dist, n, keys.integers(0, dist.shape[0], N_CHECK))
+            for name, (dist, n) in dists.items()
+        )
+        if ok:
+            return got
+    got = {}
+    for name, (dist, n) in dists.items():
+        u = build_useful(dist, n)
+        u.setflags(write=False)  # one array type (read-only) whether built or loaded
+        got[name] = u
+    save_tables(got)  # (nothing when no cache folder can be written: built next time)
+    return got
 
 
 _USEFUL = None
@@ -90,5 +90,6 @@ def useful_tables():
     global _USEFUL
     if _USEFUL is None:
         tb = tables()
-        _USEFUL = (_load_or_build("suit", tb[1], 9), _load_or_build("honor", tb[5], 7))
+        got = _load_or_build({"suit-useful": (tb[1], 9), "honor-useful": (tb[5], 7)})
+        _USEFUL = (got["suit-useful"], got["honor-useful"])
     return _USEFUL

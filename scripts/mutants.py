@@ -18,8 +18,9 @@ no compilation, so a mutant costs under a minute, not a recompile). ``--jit`` ru
 compiled instead, a fresh compile per mutant: every copy has its own cache folder
 (CCMJ_CACHE_DIR, inside the temporary copy, removed with it), so no kernel compiled from
 unmutated source can run, and nothing is left in your cache folder. The lookup tables (which
-no mutant touches) are linked, or copied, into it from your cache folder; they are built
-there first if they are not yet.
+no mutant touches) are copied into it from your cache folder; they are built there first if
+they are not yet. The last line says how many mutants were caught and how long the whole run
+took (with the load average: other work on the machine slows it).
 
 A mutant whose text is not found (the code moved on) is an error: update its ``old`` text.
 """

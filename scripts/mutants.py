@@ -14,11 +14,13 @@ the tests: the script exits 1 and says which.
     python scripts/mutants.py --jit                # compiled kernels (a fresh compile per mutant)
 
 By default the copy runs its kernels as plain Python (NUMBA_DISABLE_JIT=1: the same source,
-no compilation, so a mutant costs a couple of minutes, not a recompile). ``--jit`` runs them
-compiled instead, with the copy's own empty Numba cache — never a cache built from unmutated
-source: Numba re-validates a cached kernel against its own file only, so the callers of a
-changed kernel would silently keep the old code. The lookup tables come from $CCMJ_CACHE_DIR
-as usual (no mutant touches them).
+no compilation, so a mutant costs under a minute, not a recompile). ``--jit`` runs them
+compiled instead, a fresh compile per mutant: every copy has its own cache folder
+(CCMJ_CACHE_DIR, inside the temporary copy, removed with it), so no kernel compiled from
+unmutated source can run, and nothing is left in your cache folder. The lookup tables (which
+no mutant touches) are copied into it from your cache folder; they are built there first if
+they are not yet. The last line says how many mutants were caught and how long the whole run
+took (with the load average: other work on the machine slows it).
 
 A mutant whose text is not found (the code moved on) is an error: update its ``old`` text.
 """
@@ -36,6 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COPY = ("ccmj_cli", "tests", "examples", "README.md", "rules.yaml", "pyproject.toml")
+CACHE = ".ccmj-cache"  # the copy's cache folder (CCMJ_CACHE_DIR): its tables, its kernels
 FAST_TESTS = (
     "tests/test_scoring_cases.py",
     "tests/test_scoring.py",
@@ -45,6 +48,9 @@ FAST_TESTS = (
     "tests/test_presets.py",
     "tests/test_qa_regressions.py",
     "tests/test_cli.py",
+    "tests/test_mil2024.py",
+    "tests/test_room_options.py",
+    "tests/test_held_four.py",
 )
 PROPERTY_TESTS = ("tests/test_scoring_properties.py",)
 
@@ -60,18 +66,21 @@ class Mutant:
 
 SCORE = "ccmj_cli/_kernels/score.py"
 BAO_K = "ccmj_cli/_kernels/bao.py"
+JUDGE = "ccmj_cli/_kernels/judge.py"
+MELDS = "ccmj_cli/_kernels/melds.py"
+BATCH = "ccmj_cli/batch.py"
 MUTANTS = (
     # --- the four of the mutation run that found the holes (issue 15)
     Mutant(
         "batch_ignores_declared",
-        "ccmj_cli/batch.py",
-        "return w, h_how, winner, disc, bao_t, b if b <= _I64 else _HUGE_BASE, d in _TRUE",
-        "return w, h_how, winner, disc, bao_t, b if b <= _I64 else _HUGE_BASE, False",
+        BATCH,
+        'state = S.discarder_state(_truth(declared, "declared"), _truth(looked, "looked"))',
+        'state = S.discarder_state(False, _truth(looked, "looked"))',
         "batch reads every discarder as undeclared (the declared column is ignored)",
     ),
     Mutant(
         "honors_not_yaojiu",
-        "ccmj_cli/_kernels/judge.py",
+        JUDGE,
         "    for t in range(HONOR, N_KINDS):\n        ends += c[t]\n",
         "    for t in range(HONOR, N_KINDS):\n        ends += 0\n",
         "concealed honors no longer count as 幺九 for C2",
@@ -101,15 +110,15 @@ MUTANTS = (
     Mutant(
         "dealer_fan_wrong_seat",
         SCORE,
-        "if winner == dealer or s == dealer:",
-        "if winner == dealer or s == (dealer + 1) % N_SEATS:",
+        "return winner == dealer or s == dealer",
+        "return winner == dealer or s == (dealer + 1) % N_SEATS",
         "the 庄 fan goes to the seat after the dealer",
     ),
     Mutant(
         "cover_only_undeclared_ignored",
         SCORE,
-        "if mode == DIANPAO_COVERS_ALL and declared and rv[RV_COVER_ONLY_UNDECLARED]:",
-        "if False:",
+        "if not rv[RV_COVER_ONLY_UNDECLARED] or state < DISCARDER_DECLARED:",
+        "if True:",
         "cover_only_undeclared: a declared discarder still covers everyone",
     ),
     Mutant(
@@ -172,15 +181,170 @@ MUTANTS = (
     ),
     Mutant(
         "batch_drops_kong_money",
-        "ccmj_cli/batch.py",
+        BATCH,
         "amount = pay + kong  # base units",
         "amount = pay  # base units",
         "batch CSV leaves the kongs column's money out of pay_*",
     ),
+    Mutant(
+        "batch_json_drops_kong_money",
+        BATCH,
+        "total = [a + b for a, b in zip(pay[i], kong_pay, strict=True)]",
+        "total = list(pay[i])",
+        "batch --json leaves the kong money out of total and total_amount",
+    ),
+    Mutant(
+        "declared_ignored",
+        "ccmj_cli/scoring.py",
+        "return L.DISCARDER_DECLARED if declared else L.DISCARDER_UNDECLARED",
+        "return L.DISCARDER_UNDECLARED",
+        "score --declared (and the batch declared column) is ignored: the discarder is undeclared",
+    ),
+    Mutant(
+        "discarder_only_covers_all",
+        SCORE,
+        "if s != discarder and mode == DIANPAO_DISCARDER_ONLY:",
+        "if False:",
+        "dianpao discarder_only: the discarder also pays the others' shares (as 点炮全包)",
+    ),
+    Mutant(
+        "dealer_discarder_no_dealer_fan",
+        SCORE,
+        "        if dealer_charged(s, winner, dealer):\n",
+        "        if dealer_charged(s, winner, dealer) and s != discarder:\n",
+        "a discarding dealer is not charged the 庄 fan",
+    ),
+    # --- the room options and the MIL 2024 rules (issue 9)
+    Mutant(
+        "stake_ladder_ignored",
+        SCORE,
+        "    if n == 0:\n        return np.int64(1) << (f - 1)",
+        "    if True:\n        return np.int64(1) << (f - 1)",
+        "stakes: a stake ladder is ignored (every share is 2^(fan-1))",
+    ),
+    Mutant(
+        "dealer_dianpao_stacks_ignored",
+        SCORE,
+        "return s != dealer or rv[RV_DEALER_DIANPAO_STACKS] != 0",
+        "return True",
+        "dealer_dianpao_stacks false: a discarding dealer still pays the 点炮 step",
+    ),
+    Mutant(
+        "looked_ignored",
+        "ccmj_cli/scoring.py",
+        "    if looked:\n        return L.DISCARDER_LOOKED",
+        "    if False:\n        return L.DISCARDER_LOOKED",
+        "score --looked (and the batch looked column) is ignored: a looked discarder is declared",
+    ),
+    Mutant(
+        "batch_ignores_looked",
+        BATCH,
+        'state = S.discarder_state(_truth(declared, "declared"), _truth(looked, "looked"))',
+        'state = S.discarder_state(_truth(declared, "declared"), False)',
+        "batch ignores the looked column",
+    ),
+    Mutant(
+        "cover_needs_look_ignored",
+        SCORE,
+        "return rv[RV_COVER_NEEDS_LOOK] != 0 and state < DISCARDER_LOOKED",
+        "return False",
+        "cover_needs_look: a declared discarder who had not looked is exempt from 包庄 anyway",
+    ),
+    Mutant(
+        "haohua_rule_ignored",
+        JUDGE,
+        "if rv[RV_HAOHUA] == HAOHUA_WAIT_COMPLETES_QUAD:",
+        "if False:",
+        "haohua wait_completes_quad: a four held before the win still makes 豪华七对",
+    ),
+    Mutant(
+        "may_declare_ignored",
+        JUDGE,
+        "return rv[RV_DUANYAOJIU_MAY_DECLARE] != 0 or _holds_yaojiu(own)",
+        "return True",
+        "duanyaojiu_may_declare false: a 断幺九 hand still declares (and looks at the bao)",
+    ),
+    Mutant(
+        "sanfeng_four_winds_no_bu",
+        MELDS,
+        "base = special_base(kind, sanfeng)",
+        "base = special_base(kind, sanfeng and present < 4)",
+        "三风蛋: a 4-wind 旋风杠 [1234z] has no 补 (pays 1, not 3 winds + 1 补 = 2)",
+    ),
+    Mutant(
+        "bao_change_ignored",
+        BAO_K,
+        "return CHANGE_MAY if rv[RV_BAO_CHANGE] else CHANGE_MUST",
+        "return CHANGE_MUST",
+        "bao_change optional: 换宝 is still forced (the bao is never kept)",
+    ),
+    Mutant(
+        "no_mobao_ignored",
+        BAO_K,
+        "    if live <= 0:\n        return BAO_NO_MOBAO",
+        "    if False:\n        return BAO_NO_MOBAO",
+        "bao: 摸宝 is reported possible with no copy of the bao kind left to draw",
+    ),
+    Mutant(
+        "xiaoji_wildcard_ignored",
+        "ccmj_cli/rules.py",
+        'return L.XIAOJI_ONE if o["xiaoji_wildcard"] == "one" else L.XIAOJI_ANY',
+        "return L.XIAOJI_ONE",
+        "xiaoji_wildcard any: 1s still stands in for one member only, never in a 幺蛋",
+    ),
+    Mutant(
+        "xi_bu_any_honor_ignored",
+        MELDS,
+        "        if not xi_any:\n",
+        "        if True:\n",
+        "xi_bu_any_honor: a wind is still refused as a 补 tile of a 喜杠",
+    ),
+    Mutant(
+        "one_special_kong_per_kind_ignored",
+        "ccmj_cli/tiles.py",
+        "    if rules.one_per_kind:\n",
+        "    if False:\n",
+        "one_special_kong_per_kind: a hand may hold two special kongs of one kind",
+    ),
+    Mutant(
+        "shoubayi_ankong_ignored",
+        JUDGE,
+        "    if rv[RV_SHOUBAYI_ANKONG_CONCEALED]:\n        return ms[MS_SETS] - ms[MS_ANKONGS]",
+        "    if False:\n        return ms[MS_SETS] - ms[MS_ANKONGS]",
+        "shoubayi_ankong_concealed: a concealed kong still counts as a declared set for 手把一",
+    ),
 )
 
 
-def copy_tree(dst: Path):
+_TABLES = """
+from ccmj_cli._kernels.cache import TABLE_VERSION, _roots
+from ccmj_cli._kernels.tables import tables
+tables()  # built and saved in the cache folder if they are not yet
+for root in _roots():
+    folder = root / f"tables-v{TABLE_VERSION}"
+    if (folder / "manifest.json").is_file():
+        print(folder)
+        break
+"""
+
+
+def tables_folder() -> Path:
+    """The lookup tables' folder in the cache folder ($CCMJ_CACHE_DIR ...), built first if
+    need be (by this checkout, unmutated, compiled: seconds)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run(
+        [sys.executable, "-c", _TABLES], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    lines = out.stdout.split()
+    if out.returncode != 0 or not lines:
+        raise SystemExit(f"cannot find or build the lookup tables:\n{out.stderr}")
+    return Path(lines[-1])
+
+
+def copy_tree(dst: Path, tables: Path):
+    """The package, the tests and what they read, into ``dst``; the lookup tables into the
+    copy's own cache folder ``dst/.ccmj-cache``."""
     skip = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.nbi", "*.nbc")
     for name in COPY:
         src = ROOT / name
@@ -188,6 +352,7 @@ def copy_tree(dst: Path):
             shutil.copytree(src, dst / name, ignore=skip)
         else:
             shutil.copy2(src, dst / name)
+    shutil.copytree(tables, dst / CACHE / tables.name)
 
 
 def apply(m: Mutant, root: Path):
@@ -203,11 +368,11 @@ def run_tests(root: Path, files, jit: bool, with_properties: bool):
     """(failed test ids, pytest's exit code, seconds) of the fast tests in the copy at ``root``."""
     env = dict(os.environ)
     env.pop("CCMJ_JIT", None)
+    env.pop("NUMBA_DISABLE_JIT", None)
     env["PYTHONPATH"] = str(root)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    if jit:
-        env["NUMBA_CACHE_DIR"] = str(root / ".numba-cache")
-    else:
+    env["CCMJ_CACHE_DIR"] = str(root / CACHE)  # compiled kernels (--jit) go there too
+    if not jit:
         env["NUMBA_DISABLE_JIT"] = "1"
     cmd = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *files]
     if not with_properties:
@@ -245,11 +410,13 @@ def main():
     mode = "compiled" if args.jit else "interpreted (NUMBA_DISABLE_JIT=1)"
     print(f"tests: {' '.join(files)}; kernels {mode}", flush=True)
     missed = []
+    t_start = time.perf_counter()
     runs = ([None] if not args.no_baseline else []) + chosen
+    tables = tables_folder()
     for m in runs:
         with tempfile.TemporaryDirectory(prefix="ccmj-mutant-") as tmp:
             root = Path(tmp)
-            copy_tree(root)
+            copy_tree(root, tables)
             if m is not None:
                 apply(m, root)
             failed, code, secs, out = run_tests(root, files, args.jit, args.with_properties)
@@ -273,11 +440,18 @@ def main():
             missed.append(m.name)
             print(f"{label:32} NOT CAUGHT ({secs:.0f} s): {m.what}")
         sys.stdout.flush()
+    took = _duration(time.perf_counter() - t_start)
     if missed:
-        print(f"\n{len(missed)} mutant(s) no test caught: {', '.join(missed)}")
+        print(f"\n{len(missed)} mutant(s) no test caught: {', '.join(missed)} ({took})")
         return 1
-    print(f"\nevery mutant ({len(chosen)}) was caught")
+    print(f"\nevery mutant ({len(chosen)}) was caught ({took}, {len(runs)} runs)")
     return 0
+
+
+def _duration(secs: float) -> str:
+    m, s = divmod(round(secs), 60)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"took {m} min {s:02d} s, load average {load:.1f}"
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Hand-worked scoring, bao and batch cases for the holes a mutation run found (no Hypothesis).
 
-Every expected value is worked by hand from the rules (RULES.md §3, §5, §6), the working in a
+Every expected value is worked by hand from the rules (RULES.md §3-§7, §9, §10), the working in a
 comment; each case checks ccmj (API, CLI or batch) AND the slow reference (naive_scoring.py), so
 the reference itself is pinned to hand-worked answers. Payment: each paying loser pays
 base x 2^(fan-1); fan = 平胡 1 + 门清 1 + 夹胡 1 + 飘胡 2 + 自摸 1 + 宝 1 + 庄 1 (the winner or this
@@ -366,3 +366,163 @@ def test_kong_money_for_the_reference(kongs, each):
     # E's kong: each other seat pays ``each`` to E, on top of S's self-drawn JIA_HAND
     r = both(JIA_HAND, win="5s", kongs=kongs)
     assert pays(r.kong_payments) == [3 * each, -each, -each, -each]
+
+
+# --- the room and MIL 2024 options, for the reference too ------------------------------------
+# Each case is worked from the option's rule text (rules.yaml, RULES.md §5-§7, seed 000, MIL
+# 2024) and checked against ccmj AND the reference.
+
+# seed 000's 1-3-5 room: the amounts for 1, 2, 3 ... 7 fan, in place of 2^(fan-1)
+LADDER = [1, 3, 5, 10, 20, 40, 80]
+
+
+@pytest.mark.parametrize(
+    "mode, want",
+    [
+        # S wins JIA_HAND on W's discard: E 3 + 庄 1 = 4 fan -> LADDER[3] = 10; W 3 + 点炮 1 = 4
+        # -> 10; N 3 -> LADDER[2] = 5: S +25 (2^(fan-1) would give 8, 8, 4)
+        ("all_pay", [-10, 25, -10, -5]),
+        ("discarder_only", [0, 10, -10, 0]),  # W pays his own share only
+        ("discarder_covers_all", [0, 25, -25, 0]),  # W pays all three: 10 + 10 + 5
+    ],
+)
+def test_stake_ladder(mode, want):
+    v = variant_with(stakes=LADDER, dianpao=mode)
+    r = both(JIA_HAND, win="5s", how="discard", discarder="W", rules=v)
+    assert pays(r.payments) == want and pays(r.fan_by_seat)[1] == 0
+    # self-drawn: 3 + 自摸 1 = 4 common fan; E 5 -> 20, W and N 4 -> 10 each: S +40
+    r = both(JIA_HAND, win="5s", how="self", rules=v)
+    assert pays(r.payments) == [-20, 40, -10, -10]
+
+
+@pytest.mark.parametrize(
+    "stacks, frm, want",
+    [
+        # S wins JIA_HAND (3 common fan) on the dealer E's discard. Stacking (the default): E 3 +
+        # 庄 1 + 点炮 1 = 5 -> 16, W and N 3 -> 4: S +24
+        (True, "E", [-16, 24, -4, -4]),
+        # seed 000 "如果平家点炮再翻一倍，庄家不变": the discarding dealer pays 庄 only: E 4 -> 8
+        (False, "E", [-8, 16, -4, -4]),
+        # a non-dealer discarder W pays 点炮 either way: E 4 -> 8, W 4 -> 8, N 3 -> 4
+        (True, "W", [-8, 20, -8, -4]),
+        (False, "W", [-8, 20, -8, -4]),
+    ],
+)
+def test_dealer_dianpao_stacks(stacks, frm, want):
+    v = variant_with(dealer_dianpao_stacks=stacks)
+    r = both(JIA_HAND, win="5s", how="discard", discarder=frm, rules=v)
+    assert pays(r.payments) == want
+
+
+@pytest.mark.parametrize(
+    "needs_look, declared, looked, want",
+    [
+        # S wins JIA_HAND on W's discard under 点炮全包 + cover_only_undeclared (see above):
+        # an undeclared W covers everyone; a declared one pays his own share ...
+        (False, False, False, COVERED),
+        (False, True, False, OWN_SHARES),
+        (False, True, True, OWN_SHARES),
+        # ... unless cover_needs_look (MIL 九: 包庄 when he had not declared OR not looked at
+        # the bao): declared but not looked still covers; looked (which implies declared) not
+        (True, False, False, COVERED),
+        (True, True, False, COVERED),
+        (True, True, True, OWN_SHARES),
+        (True, False, True, OWN_SHARES),
+    ],
+)
+def test_cover_needs_look(needs_look, declared, looked, want):
+    v = variant_with(dianpao="discarder_covers_all", cover_only_undeclared=True,
+                     cover_needs_look=needs_look)  # fmt: skip
+    kw = dict(win="5s", how="discard", discarder="W", declared=declared, looked=looked)
+    assert pays(both(JIA_HAND, rules=v, **kw).payments) == want
+
+
+# 七对 won by S's self-draw: 平胡 1 + 门清 1 + 七对 2 + 自摸 1 = 5 (qidui_jiahu off: no 夹胡);
+# 豪华七对 +1 = 6. Non-dealer S: E pays at fan + 1 (庄).
+QIDUI_PAYS = {5: [-32, 64, -16, -16], 6: [-64, 128, -32, -32]}
+
+
+@pytest.mark.parametrize(
+    "haohua, hand, win, fan",
+    [
+        # 1111m held before the win (pairs 11m 11m 33p 44p 55s 66s 77z): 豪华 under any_quad
+        # only; wait_completes_quad (MIL 九: the win must make the four) reads plain 七对
+        ("any_quad", "1111m3344p5566s7z", "7z", 6),
+        ("wait_completes_quad", "1111m3344p5566s7z", "7z", 5),
+        # 111m + the winning 1m makes the four: 豪华 under both
+        ("any_quad", "111m3344p5566s77z", "1m", 6),
+        ("wait_completes_quad", "111m3344p5566s77z", "1m", 6),
+    ],
+)
+def test_haohua_rule(haohua, hand, win, fan):
+    v = variant_with(qidui=True, haohua=haohua)
+    r = both(hand, win=win, rules=v)
+    names = {i.name for i in r.fan_items}
+    assert r.legal and "qidui" in names and ("haohua" in names) == (fan == 6)
+    assert pays(r.payments) == QIDUI_PAYS[fan]
+
+
+# 78m 234p 345s 666s 55p: no 幺九 (断幺九), tenpai on 6m/9m; only 9m makes a legal win (C2).
+DUANYAOJIU = "78m234p345s666s55p"
+
+
+@pytest.mark.parametrize("may_declare", [True, False])
+def test_duanyaojiu_may_declare(may_declare):
+    # with bao_forbidden_without_yaojiu off, a 断幺九 hand looks at the bao iff it may declare
+    # (MIL 七-1: it "may not declare at all"). Bao 1z (no wait, none public): a 摸宝 stands
+    # for 9m, the only LEGAL wait (6m brings no 幺九), so the hand is 独听 and scores 夹胡
+    # (RULES §4 (a)): 平胡 1 + 门清 1 + 夹胡 1 + 自摸 1 + 宝 1 = 5; E 6 -> 32, W and N 16: S +64
+    v = variant_with(bao_forbidden_without_yaojiu=False, duanyaojiu_may_declare=may_declare)
+    r = B.bao(DUANYAOJIU, "1z", rules=v)
+    assert_bao(r, reference_bao(DUANYAOJIU, "1z", rules=v))
+    s = both(DUANYAOJIU, how="mobao", bao="1z", rules=v)
+    if may_declare:
+        assert r.can_look and r.outcome == "mobao_possible" and r.stands_for == "9m"
+        assert s.legal and pays(s.payments) == [-32, 64, -16, -16]
+    else:
+        assert not r.can_look and r.reason == "duanyaojiu"
+        assert not s.legal and s.reasons == ["duanyaojiu"]
+    # undeclared it still wins on a discarded 9m either way: 平胡 1 + 门清 1 + 夹胡 (独听) 1 =
+    # 3 fan; E 4 -> 8, W (点炮) 4 -> 8, N 3 -> 4: S +20
+    r = both(DUANYAOJIU, win="9m", how="discard", discarder="W", rules=v)
+    assert pays(r.payments) == [-8, 20, -8, -4]
+
+
+@pytest.mark.parametrize(
+    "sanfeng, kongs, each",
+    [
+        # 三风蛋: a 旋风杠 is three different winds; a fourth wind is a 补 tile: special 1 + 补 1
+        (True, "E:[1234z]", 2),
+        (True, "E:[1231z]", 2),  # the same count with the 补 a repeated wind
+        (True, "E:[123z]", 1),  # three winds alone
+        # without 三风蛋 the 旋风杠 is the four winds, no 补: 1
+        (False, "E:[1234z]", 1),
+        (False, "E:[12341z]", 2),
+    ],
+)
+def test_four_wind_kong_bu_count(sanfeng, kongs, each):
+    # S self-draws JIA_HAND with 中 for 东 (the kongs hold up to two 东); E's kong: each other
+    # seat pays ``each`` to E
+    v = variant_with(sanfeng_dan=sanfeng)
+    r = both("123m456p46s55s777z", win="5s", kongs=kongs, rules=v)
+    assert pays(r.kong_payments) == [3 * each, -each, -each, -each]
+
+
+# 23m 456p 789s 111z 55s waits 1m/4m (两面, no 夹); bao 1m with the other three 1m public
+CHANGE_HAND = "23m456p789s111z55s"
+
+
+@pytest.mark.parametrize("change", ["always", "optional"])
+def test_bao_change(change):
+    # always (the default): three other copies public -> the bao must be changed: no score.
+    # optional (MIL 三-25): the player may keep it, and it is a 对宝: 平胡 1 + 门清 1 + 自摸 1 +
+    # 宝 1 = 4; E 5 -> 16, W and N 8: S +32
+    v = variant_with(bao_change=change)
+    r = B.bao(CHANGE_HAND, "1m", visible="111m", rules=v)
+    assert_bao(r, reference_bao(CHANGE_HAND, "1m", visible="111m", rules=v))
+    assert r.public == 3 and r.may_change
+    if change == "always":
+        assert r.must_change and r.outcome == "change" and r.score is None
+    else:
+        assert not r.must_change and r.outcome == "duibao"
+        assert pays(r.score.payments) == [-16, 32, -8, -8]

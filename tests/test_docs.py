@@ -183,6 +183,7 @@ def test_the_readme_examples_are_found():
 def example_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("readme")
     shutil.copytree(ROOT / "examples", folder / "examples")
+    (folder / "docs" / "img").mkdir(parents=True)  # where the README's pictures are made
     for name, text in _readme_files().items():
         (folder / name).write_text(text, encoding="utf-8")
     return folder
@@ -204,6 +205,8 @@ def test_readme_example_runs_as_written(steps, example_dir):
     for command, expected in steps:
         if any(k in command for k in NOT_RUN):
             continue
+        if "--plot" in command:
+            pytest.importorskip("matplotlib")  # (the test extra installs it)
         for a, b in SCALED.items():
             command = command.replace(a, b)
         r = subprocess.run(["bash", "-c", command], cwd=example_dir, env=env, text=True,
@@ -251,3 +254,13 @@ def test_readme_python_api_example_runs_and_says_what_it_prints(monkeypatch):
         assert eval(code, scope) == want, line  # noqa: S307
         checked += 1
     assert checked >= 6
+
+
+def test_readme_pictures_are_small_pngs_made_by_a_documented_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("odds", "simulate"):
+        path = ROOT / "docs" / "img" / f"{name}.png"
+        data = path.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 100_000, (path, len(data))
+        assert f"](docs/img/{name}.png)" in readme
+        assert re.search(rf"^ccmj {name} .*--plot docs/img/{name}\.png$", readme, re.M), name

@@ -27,6 +27,14 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 BatchJsonOpt = Annotated[
     bool, typer.Option("--json", help="Print JSON (JSON lines in batch mode).")
 ]
+PlotOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Also draw the result to FILE: .png, .svg or .pdf (needs ccmj_cli[plot]).",
+    ),
+]
 VisibleOpt = Annotated[
     str | None,
     typer.Option(

@@ -6,7 +6,7 @@ import typer
 
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..output import render_replay, render_simulate
-from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
+from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
 
 
 def register(app: typer.Typer):
@@ -47,9 +47,14 @@ def register(app: typer.Typer):
         ] = None,
         progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
         json: JsonOpt = False,
+        plot: PlotOpt = None,
     ):
         """Simulate complete hands with four rule-following bots; rates with 95% CIs."""
         v = variant(rules)
+        if plot:
+            from ..plots import plot_format
+
+            plot_format(plot)  # a bad name or no matplotlib: fail before the work
         from .. import simulate as S
 
         r = S.simulate(
@@ -64,7 +69,12 @@ def register(app: typer.Typer):
             progress=progress,
             workers=workers,
         )
-        emit(r.to_dict(), json, render_simulate)
+        d = r.to_dict()
+        emit(d, json, render_simulate)
+        if plot:
+            from ..plots import plot_simulate
+
+            plot_simulate(d, plot)
 
     @app.command()
     @handles_errors

@@ -196,8 +196,7 @@ def _figure(rows: int, cols: int, size: tuple[float, float]):
         from matplotlib.figure import Figure
     except ImportError:
         raise UsageError(INSTALL_HINT) from None
-    installed = {f.name for f in font_manager.fontManager.ttflist}
-    cjk = next((name for name in CJK_FONTS if name in installed), None)
+    cjk = _cjk_font(font_manager)
     rc = {"font.size": 9, "axes.titlesize": 10, "legend.fontsize": 8}
     if cjk:
         rc["font.family"] = [cjk, "DejaVu Sans"]
@@ -208,6 +207,30 @@ def _figure(rows: int, cols: int, size: tuple[float, float]):
         FigureCanvasAgg(fig)
         axes = fig.subplots(rows, cols, squeeze=False)
     return fig, axes, cjk is not None, rc
+
+
+# every Chinese character the pictures use: a font is used only if it has them all
+CJK_NEEDED = "".join(zh for zh, _ in METHOD_LABELS.values()) + "胡法荒庄番"
+
+
+def _cjk_font(font_manager) -> str | None:
+    """The first installed font of CJK_FONTS that really has every character the labels use
+    (a font known by name but missing a glyph would still draw boxes), or None."""
+    from matplotlib import ft2font
+
+    paths: dict[str, str] = {}
+    for f in font_manager.fontManager.ttflist:
+        paths.setdefault(f.name, f.fname)
+    for name in CJK_FONTS:
+        if name not in paths:
+            continue
+        try:
+            font = ft2font.FT2Font(paths[name])
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if all(font.get_char_index(ord(ch)) for ch in CJK_NEEDED):
+            return name
+    return None
 
 
 def _labeller(cjk: bool):

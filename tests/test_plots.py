@@ -217,3 +217,22 @@ def test_matplotlib_is_imported_only_for_a_picture(tmp_path):
     pic = str(tmp_path / "o.svg")
     assert loaded("odds", "123m456p789s1112s", "--trials", "0", "--exact", "--declare",
                   "--plot", pic) == "True 0"  # fmt: skip
+
+
+def test_a_font_without_the_characters_is_not_used(monkeypatch, tmp_path):
+    """A font is taken for Chinese labels only if it has every character they use: DejaVu Sans
+    (always there, no CJK glyphs) listed as a CJK font still gives English labels."""
+    pytest.importorskip("matplotlib")
+    from matplotlib import font_manager
+
+    from ccmj_cli import plots
+
+    monkeypatch.setattr(plots, "CJK_FONTS", ("DejaVu Sans",))
+    assert plots._cjk_font(font_manager) is None
+    odds = {"hand": "123m456p1112789s", "p_win": 0.5, "trials": 100, "by_round": [0.2, 0.3],
+            "by_method": {m: 0.125 for m in plots.METHODS}, "exact": None}  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plots.plot_odds(odds, str(tmp_path / "o.svg"))
+    svg = (tmp_path / "o.svg").read_text(encoding="utf-8")
+    assert "self-draw" in svg and not any(ch in svg for ch in plots.CJK_NEEDED)

@@ -285,6 +285,30 @@ def test_help_shows_the_notation_and_melds():
         )
 
 
+def test_shell_completion_completes_commands_and_options():
+    """`ccmj --install-completion` is offered; the completion it installs answers (bash)."""
+    import os
+    import subprocess
+    import sys
+
+    assert "--install-completion" in help_text()
+    from pathlib import Path
+
+    exe = [str(Path(sys.executable).parent / "ccmj")]  # the program name picks the variable
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_CCMJ_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - 1)}  # fmt: skip
+        r = subprocess.run(exe, env=env, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.split()
+
+    assert complete("ccmj wa") == ["waits"]
+    assert complete("ccmj odds --pl") == ["--plot"]
+    r = subprocess.run([*exe, "--show-completion", "bash"], capture_output=True, text=True)
+    assert r.returncode == 0 and "_CCMJ_COMPLETE" in r.stdout, r.stderr
+
+
 def test_json_help_names_batch_mode_only_where_there_is_one():
     for cmd in ("waits", "check", "shanten"):
         assert "JSON lines in batch mode" in help_text(cmd), cmd

@@ -58,6 +58,9 @@ def plot_format(path: str) -> str:
     fmt = FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
         raise UsageError(f"--plot '{path}': the file name must end in .png, .svg or .pdf")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"--plot '{path}': the folder '{folder}' does not exist")
     try:
         import matplotlib  # noqa: F401  (only whether it is there)
     except ImportError:

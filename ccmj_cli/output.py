@@ -365,10 +365,7 @@ def render_simulate(d: dict) -> str:
             "kong money per hand",
             f"{d['kong_money']['per_hand']:.3f} ({d['kong_money']['kongs_per_hand']:.3f} kongs)",
         ),
-        (
-            "discarder pays (per 点炮)",
-            "-" if d["discarder_mean_payout"] is None else f"{d['discarder_mean_payout']:+.2f}",
-        ),
+        ("discarder pays (per 点炮)", _money(d["discarder_mean_payout"])),
     ]
     fan = "  ".join(f"{k}:{v}" for k, v in d["fan_distribution"].items()) or "-"
     return "\n\n".join([head, seats, fields(rates), "fan distribution (hand fan: wins)\n" + fan])

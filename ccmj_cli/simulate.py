@@ -313,8 +313,8 @@ class SimResult:
                 },
                 "kongs_per_hand": c[TL.S_KONGS] / n if n else None,
             },
-            "discarder_mean_payout": (
-                c[TL.S_DISCARDER_PAY] / c[TL.S_DISCARD_WINS] if c[TL.S_DISCARD_WINS] else None
+            "discarder_mean_payout": _mean(
+                c[TL.S_DISCARDER_PAY], c[TL.S_DISCARDER_PAY2], c[TL.S_DISCARD_WINS]
             ),
             "bao_rolled_rate": _rate(c[TL.S_BAO_ROLLED], n),
             "declare_rate": _rate(c[TL.S_DECLARED], 4 * n),

@@ -55,6 +55,7 @@ from .errors import HandError
 
 SUITS = "mpsz"
 SUIT_ALIASES = {"万": "m", "饼": "p", "筒": "p", "条": "s", "索": "s"}
+SUIT_ALIASES.update({s.upper(): s for s in SUITS})  # 1M = 1m: suit letters in any case
 HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33}
 HONOR_CHARS.update({"東": 27, "發": 32})  # traditional forms
 OPEN = {"[": "]", "(": ")"}

@@ -268,6 +268,55 @@ def test_help_lists_commands():
         assert cmd in r.stdout
 
 
+def help_text(*args):
+    r = run(*args, "--help")
+    assert r.exit_code == 0, r.output
+    return " ".join(r.stdout.replace("│", " ").split())  # the words, whatever the wrapping
+
+
+def test_help_shows_the_notation_and_melds():
+    assert "123m456p789s1123s" in help_text() and "(5555m) concealed kong" in help_text()
+    for cmd in ("waits", "check"):
+        text = help_text(cmd)
+        assert "[123m](5555p)" in text, (cmd, text)
+        # the example is a hand the command takes
+        assert (
+            run(cmd, "1123s789s[123m](5555p)", *(["4s"] if cmd == "check" else [])).exit_code == 0
+        )
+
+
+def test_shell_completion_completes_commands_and_options():
+    """`ccmj --install-completion` is offered; the completion it installs answers (bash)."""
+    import os
+    import subprocess
+    import sys
+
+    assert "--install-completion" in help_text()
+    from pathlib import Path
+
+    exe = [str(Path(sys.executable).parent / "ccmj")]  # the program name picks the variable
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_CCMJ_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - 1)}  # fmt: skip
+        r = subprocess.run(exe, env=env, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.split()
+
+    assert complete("ccmj wa") == ["waits"]
+    assert complete("ccmj odds --pl") == ["--plot"]
+    r = subprocess.run([*exe, "--show-completion", "bash"], capture_output=True, text=True)
+    assert r.returncode == 0 and "_CCMJ_COMPLETE" in r.stdout, r.stderr
+
+
+def test_json_help_names_batch_mode_only_where_there_is_one():
+    for cmd in ("waits", "check", "shanten"):
+        assert "JSON lines in batch mode" in help_text(cmd), cmd
+    for cmd in ("score", "bao", "odds", "simulate", "replay", "rules", "batch"):
+        assert "JSON lines in batch mode" not in help_text(cmd), cmd
+    assert "--json Write JSON lines (one object per row), not CSV." in help_text("batch")
+
+
 # --------------------------------------------------------------------------- batch mode
 
 

@@ -31,3 +31,236 @@ def test_readme_variant_section_names_every_option():
     section = readme.split("## The variant file", 1)[1].split("\n## ", 1)[0]
     for key in SCHEMA:
         assert f"`{key}`" in section or f"`{key}.*`" in section, key
+
+
+# --------------------------------------------------------------------------- README examples
+#
+# Every shell example of the README that starts with `ccmj` (or `$ ccmj`) is run as written, in
+# a scratch folder holding a copy of examples/ and every file the README writes out
+# (```yaml blocks that start with `# NAME.yaml`); other lines of the same block (`printf ... >
+# room.yaml`) run too, in order. Where the README shows the output (a `$ command` followed by
+# lines), the output must match: a line `...` or `…` stands for any number of lines, `…` inside
+# a line for any text, and a trailing `   # comment` is the README's remark, not output.
+# Documented nondeterministic fields (trials/s) are masked on both sides.
+
+import os  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+# A synopsis, not an example: placeholders in capitals (HAND, TILE, FILE.csv) or option lists
+SYNOPSIS = re.compile(r"\b[A-Z]{3,}\b|\[--")
+# Examples not run as written, with the reason. The hand counts only change how long a run
+# takes (the same code runs); a remote Dask cluster is not there in a test run.
+SCALED = {"-n 200000 ": "-n 2000 "}
+NOT_RUN = {"tcp://10.0.0.5:8786": "needs a running Dask cluster at that address"}
+MASKS = [(re.compile(r"[\d,.]+ trials/s"), "<rate> trials/s")]
+
+
+def _readme_examples():
+    """[(README line, [(command, expected output lines or None)])], in README order."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    out = []
+    for m in FENCE.finditer(readme):
+        lang, body = m.group(1), m.group(2)
+        if lang not in ("", "sh", "console", "bash"):
+            continue
+        line_no = readme[: m.start()].count("\n") + 1
+        steps: list = []
+        if any(x.startswith("$ ") for x in body.splitlines()):  # a transcript
+            for x in body.splitlines():
+                if x.startswith("$ "):
+                    steps.append((x[2:], []))
+                elif steps:
+                    steps[-1][1].append(x)
+            steps = [(c, exp if any(e.strip() for e in exp) else None) for c, exp in steps]
+        else:
+            steps = [(x, None) for x in body.splitlines() if x.strip() and not x[0].isspace()]
+        commands = [c for c, _ in steps]
+        if not any(c.startswith("ccmj ") and not SYNOPSIS.search(c) for c in commands):
+            continue  # no ccmj example here (installation, benchmarks, synopses)
+        if any(c.startswith("ccmj ") and SYNOPSIS.search(c) for c in commands):
+            continue
+        out.append((line_no, steps))
+    return out
+
+
+def _readme_files():
+    """{name: text} of the files the README writes out (```yaml blocks headed `# NAME`)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    files = {}
+    for m in FENCE.finditer(readme):
+        first = m.group(2).split("\n", 1)[0]
+        if m.group(1) == "yaml" and re.fullmatch(r"# [\w.-]+\.ya?ml", first):
+            files[first[2:]] = m.group(2)
+    return files
+
+
+EXAMPLES = _readme_examples()
+
+
+def _line_pattern(line: str) -> re.Pattern:
+    line = re.sub(r"\s{2,}# .*$", "", line.rstrip())
+    for rx, mask in MASKS:
+        line = rx.sub(mask, line)
+    return re.compile(".*".join(re.escape(part) for part in re.split(r"\s*…\s*", line)) + r"\Z")
+
+
+def output_matches(expected: list[str], actual: list[str]) -> bool:
+    """Expected lines (with `...` lines and `…` inside lines as wildcards) against the output."""
+    actual = [x.rstrip() for x in actual]
+    for rx, mask in MASKS:
+        actual = [rx.sub(mask, x) for x in actual]
+    while expected and not expected[-1].strip():
+        expected = expected[:-1]
+    while actual and not actual[-1]:
+        actual = actual[:-1]
+    segments: list[list[re.Pattern]] = [[]]
+    for x in expected:
+        if x.strip() in ("...", "…"):
+            segments.append([])
+        else:
+            segments[-1].append(_line_pattern(x))
+
+    def at(seg, i):
+        return i + len(seg) <= len(actual) and all(
+            p.match(actual[i + k]) for k, p in enumerate(seg)
+        )
+
+    pos = 0
+    for n, seg in enumerate(segments):
+        first, last = n == 0, n == len(segments) - 1
+        if last and len(segments) > 1 and not seg:
+            return True  # ends with `...`
+        if first:
+            if not at(seg, 0):
+                return False
+            pos = len(seg)
+            if last:
+                return pos == len(actual)
+            continue
+        if last:
+            start = len(actual) - len(seg)
+            return start >= pos and at(seg, start)
+        i = next((i for i in range(pos, len(actual) - len(seg) + 1) if at(seg, i)), None)
+        if i is None:
+            return False
+        pos = i + len(seg)
+    return True
+
+
+def test_output_matcher_by_hand():
+    out = ["hand  x", "a 1", "b 2", "c 3"]
+    assert output_matches(["hand  x", "a 1", "b 2", "c 3"], out)
+    assert output_matches(["hand  x", "...", "c 3"], out)
+    assert output_matches(["...", "b 2", "c 3"], out)
+    assert output_matches(["hand  x", "a 1", "..."], out)
+    assert output_matches(["hand …", "…", "c 3      # a remark"], out)
+    assert not output_matches(["hand  x", "a 1"], out)  # output left over
+    assert not output_matches(["hand  x", "...", "b 3"], out)
+    assert not output_matches(["hand  y", "..."], out)
+    assert output_matches(["t (seed 1, 9,000 trials/s)"], ["t (seed 1, 179,632 trials/s)"])
+
+
+def test_the_readme_examples_are_found():
+    commands = [c for _, steps in EXAMPLES for c, _ in steps]
+    assert len(EXAMPLES) >= 12 and len(commands) >= 20, commands
+    for needed in (
+        "ccmj waits 111m456p789s2345s",
+        "ccmj odds 123m456p789s11123s",
+        "ccmj simulate -n 2000 --rules my-room.yaml",
+        "printf 'extends: quanbao",
+    ):
+        assert any(c.startswith(needed) for c in commands), needed
+    assert "my-room.yaml" in _readme_files()
+
+
+@pytest.fixture(scope="module")
+def example_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("readme")
+    shutil.copytree(ROOT / "examples", folder / "examples")
+    (folder / "docs" / "img").mkdir(parents=True)  # where the README's pictures are made
+    for name, text in _readme_files().items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _slow(steps) -> bool:
+    return any(re.match(r"ccmj (odds|simulate)", c) for c, _ in steps)
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        pytest.param(s, id=f"README-line-{n}", marks=[pytest.mark.slow] if _slow(s) else [])
+        for n, s in EXAMPLES
+    ],  # fmt: skip
+)
+def test_readme_example_runs_as_written(steps, example_dir):
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for command, expected in steps:
+        if any(k in command for k in NOT_RUN):
+            continue
+        if "--plot" in command:
+            pytest.importorskip("matplotlib")  # (the test extra installs it)
+        for a, b in SCALED.items():
+            command = command.replace(a, b)
+        r = subprocess.run(["bash", "-c", command], cwd=example_dir, env=env, text=True,
+                           capture_output=True, timeout=900)  # fmt: skip
+        assert r.returncode == 0, (command, r.returncode, r.stderr[-2000:])
+        assert "Traceback" not in r.stderr, (command, r.stderr[-2000:])
+        if expected is not None:
+            assert output_matches(expected, r.stdout.splitlines()), (
+                command, "\n".join(expected), r.stdout
+            )  # fmt: skip
+
+
+def test_cache_dir_is_that_very_folder(tmp_path):
+    """README: `$CCMJ_CACHE_DIR` is the cache folder itself (tables-v3/ right inside it)."""
+    folder = tmp_path / "mycache"
+    env = {**os.environ, "CCMJ_CACHE_DIR": str(folder)}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    r = subprocess.run(["ccmj", "waits", "111m456p789s2345s"], env=env, capture_output=True,
+                       text=True, timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert (folder / "tables-v3" / "manifest.json").is_file()
+    assert not (folder / "ccmj").exists()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`$CCMJ_CACHE_DIR` if set (that very folder)" in readme
+
+
+def test_readme_python_api_example_runs_and_says_what_it_prints(monkeypatch):
+    """The Python API block runs from the repository root (as its load_variant line says), and
+    every line whose comment starts with a Python value gives that value."""
+    import ast
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Python API\n\n```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    scope: dict = {}
+    checked = 0
+    for line in block.splitlines():
+        code, _, comment = line.partition("  #")
+        exec(code, scope)  # noqa: S102 - the README's own example
+        value = comment.strip().split(": ")[0].split(" (")[0]
+        try:
+            want = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            continue
+        assert eval(code, scope) == want, line  # noqa: S307
+        checked += 1
+    assert checked >= 6
+
+
+def test_readme_pictures_are_small_pngs_made_by_a_documented_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("odds", "simulate"):
+        path = ROOT / "docs" / "img" / f"{name}.png"
+        data = path.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 100_000, (path, len(data))
+        assert f"](docs/img/{name}.png)" in readme
+        assert re.search(rf"^ccmj {name} .*--plot docs/img/{name}\.png$", readme, re.M), name

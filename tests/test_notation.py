@@ -93,3 +93,25 @@ def test_require_size():
     assert T.require_size(h, 1, "x", "waits") == 0
     with pytest.raises(HandError, match="needs 2 concealed tiles beside 4 declared"):
         T.require_size(h, 2, "x", "check")
+
+
+@pytest.mark.parametrize(
+    "upper, lower",
+    [
+        ("1M23m456P789S1123s", "123m456p789s1123s"),
+        ("123M456P789S11Z", "123m456p789s11z"),
+        ("[123M]456p789s1123S", "[123m]456p789s1123s"),
+        ("(5555S)123m456p789s1Z", "(5555s)123m456p789s1z"),
+    ],
+)
+def test_suit_letters_in_upper_case(upper, lower):
+    # seats and `how` are read in any case; suit letters too: 1M = 1m
+    assert T.format_hand(T.parse_hand(upper)) == T.format_hand(T.parse_hand(lower))
+    assert T.parse_tiles("55M7Z") == T.parse_tiles("55m7z")
+
+
+def test_upper_case_suits_keep_the_checks():
+    with pytest.raises(HandError, match="'8z' at position 1 is not a tile"):
+        T.parse_hand("8Z")
+    with pytest.raises(HandError, match="'0m'"):
+        T.parse_hand("0M")

@@ -12,7 +12,7 @@ from ccmj_cli import tiles as T
 from ccmj_cli._kernels.notation import encode_rows, format_rows, plain_counts
 from ccmj_cli.errors import HandError
 
-near_plain = st.text(alphabet="0123456789mpsz z[]()东\t", max_size=24)
+near_plain = st.text(alphabet="0123456789mpszMPSZ z[]()东\t", max_size=24)
 
 
 def read(lines):
@@ -35,11 +35,20 @@ def test_plain_rows_read_and_print_as_parse_hand(lines):
         except HandError:
             assert not ok[i], line  # the kernel never accepts what the parser refuses
             continue
-        plain = not h.melds and set(line) <= set("123456789mpsz ")
+        plain = not h.melds and set(line) <= set("123456789mpszMPSZ ")
         assert bool(ok[i]) == plain, line
         if ok[i]:
             assert (c[i] == h.concealed).all() and n_tiles[i] == h.size, line
             assert texts[i] == T.format_hand(h), line
+
+
+def test_upper_case_suits_read_in_bulk():
+    # 1M = 1m in the bulk reader too (batches read the same hands as one-hand commands)
+    lines = ["123M456P789S1123s", "1 2 3M 1Z", "8Z"]
+    c, n_tiles, ok = read(lines)
+    assert ok.tolist() == [1, 1, 0]
+    assert (c[0] == T.parse_hand("123m456p789s1123s").concealed).all() and n_tiles[0] == 13
+    assert (c[1] == T.parse_hand("123m1z").concealed).all() and n_tiles[1] == 4
 
 
 def test_plain_rows_by_hand():

@@ -56,6 +56,29 @@ def test_statistics_are_consistent(base):
     assert sum(d["fan_distribution"].values()) == n - c[TL.S_DRAWS]
 
 
+def test_discarder_payout_is_a_mean_with_its_interval(tmp_path):
+    """`discarder_mean_payout` is {mean, sd, ci95} like every other mean: worked out here from
+    the logged hands (the discarder's hand payout on each 点炮 win), sample sd, normal 95%."""
+    log = tmp_path / "hands.jsonl"
+    d = SIM.simulate(hands=96, seed=11, log=str(log)).to_dict()
+    _, lines = read_log(log)
+    pays = []
+    for line in lines:
+        r = json.loads(line)["result"]
+        if r["how"] == "dianpao":
+            pays.append(r["payout"][r["discarder"]])
+    n = len(pays)
+    assert n >= 10  # 96 hands give plenty of 点炮 wins (about 60% of hands)
+    mean = sum(pays) / n
+    sd = (sum((x - mean) ** 2 for x in pays) / (n - 1)) ** 0.5
+    half = 1.959964 * sd / n**0.5
+    m = d["discarder_mean_payout"]
+    assert set(m) == {"mean", "sd", "ci95"}
+    assert m["mean"] == pytest.approx(mean) and m["mean"] < 0  # the discarder pays
+    assert m["sd"] == pytest.approx(sd)
+    assert m["ci95"] == pytest.approx([mean - half, mean + half])
+
+
 def test_wilson_interval_worked_value():
     # 50 of 100: p = .5, Wilson 95% = .5 ± 1.96*sqrt(.25/100 + 3.84/40000)/(1 + 3.84/100)
     r = SIM._rate(50, 100)

@@ -15,13 +15,13 @@ _SPACE = 32
 _DIGIT_0 = 48
 _DIGIT_9 = 57
 _NEWLINE = 10
-_SUITS = (109, 112, 115, 122)  # m p s z
+_SUITS = (109, 112, 115, 122)  # m p s z (written); M P S Z (32 less) are read as the same
 
 
 @njit(cache=True)
 def _suit(ch):
     for i in range(4):
-        if ch == _SUITS[i]:
+        if ch == _SUITS[i] or ch == _SUITS[i] - 32:
             return i
     return -1
 

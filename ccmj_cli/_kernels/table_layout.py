@@ -152,6 +152,7 @@ S_JIEHU = 49
 S_DECLARED = 50  # player-hands with 报听
 S_DISCARDER_PAY = 51  # sum of the discarder's payout on discard wins
 S_DISCARD_WINS = 52
+S_DISCARDER_PAY2 = 53  # sum of its squares
 S_LEN = 56
 
 # the bot policies: knob rows (K_CALL, K_KONG, K_DECLARE, K_SPECIAL)

@@ -75,6 +75,7 @@ from .table_layout import (
     S_DECLARED,
     S_DISCARD_WINS,
     S_DISCARDER_PAY,
+    S_DISCARDER_PAY2,
     S_DISCARDS,
     S_DRAWS,
     S_FAN_HIST,
@@ -264,7 +265,9 @@ def accumulate(st, res):
         st[S_FAN_HIST + (f if f < N_FAN_BINS else N_FAN_BINS - 1)] += 1
         if res[R_HOW] == HOW_DISCARD:
             st[S_DISCARD_WINS] += 1
-            st[S_DISCARDER_PAY] += res[R_PAY + res[R_DISCARDER]]
+            dp = res[R_PAY + res[R_DISCARDER]]
+            st[S_DISCARDER_PAY] += dp
+            st[S_DISCARDER_PAY2] += dp * dp
     for s in range(N_SEATS):
         p = res[R_PAY + s]
         st[S_PAY + s] += p

@@ -39,9 +39,11 @@ class _OneLineErrors(TyperGroup):
 app = typer.Typer(
     name="ccmj",
     cls=_OneLineErrors,
-    help="Rules analyzer for Changchun mahjong (长春麻将): waits, legal wins, scoring, bao, odds.",
+    help="Rules analyzer for Changchun mahjong (长春麻将): waits, legal wins, scoring, bao, odds."
+    "\n\nHands are MPSZ, e.g. 123m456p789s1123s (m 万, p 饼, s 条, 1z-7z 东南西北白发中); melds in"
+    " brackets: [123m] chow, [555s] pung, (5555m) concealed kong.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # ccmj --install-completion: no measurable start-up cost (README)
     pretty_exceptions_enable=False,
 )
 

@@ -7,7 +7,7 @@ import typer
 from ..errors import EXIT_FALSE, HandError
 from ..output import render_check, render_shanten, render_waits
 from .common import (
-    JsonOpt,
+    BatchJsonOpt,
     RulesOpt,
     VisibleOpt,
     choose_kernels,
@@ -20,7 +20,11 @@ from .common import (
 
 CheckOpt = Annotated[bool, typer.Option("--check", help="Exit 1 when the win is not legal.")]
 HandArg = Annotated[
-    str, typer.Argument(help="The hand, e.g. 123m456p789s1123s; '-' reads one per line from stdin.")
+    str,
+    typer.Argument(
+        help="The hand, e.g. 123m456p789s1123s, or with melds 1123s789s[123m](5555p) ([ ] exposed,"
+        " ( ) concealed kong); '-' reads one per line from stdin."
+    ),
 ]
 
 
@@ -48,7 +52,7 @@ def register(app: typer.Typer):
         hand: HandArg,
         visible: VisibleOpt = None,
         rules: RulesOpt = None,
-        json: JsonOpt = False,
+        json: BatchJsonOpt = False,
         check: Annotated[
             bool, typer.Option("--check", help="Exit 1 when the hand is not tenpai.")
         ] = False,
@@ -78,7 +82,7 @@ def register(app: typer.Typer):
             typer.Argument(help="The winning tile (in batch mode: the last word of each line)."),
         ] = None,
         rules: RulesOpt = None,
-        json: JsonOpt = False,
+        json: BatchJsonOpt = False,
         check: CheckOpt = False,
     ):
         """Is HAND + WIN a legal win, and exactly why not; 门清, 夹胡, 飘胡 and the reading used."""
@@ -110,7 +114,10 @@ def register(app: typer.Typer):
     @app.command()
     @handles_errors
     def shanten(
-        hand: HandArg, visible: VisibleOpt = None, rules: RulesOpt = None, json: JsonOpt = False
+        hand: HandArg,
+        visible: VisibleOpt = None,
+        rules: RulesOpt = None,
+        json: BatchJsonOpt = False,
     ):
         """Standard-form shanten and useful tiles; for 14 tiles, every discard best first (牌理)."""
         v = variant(rules)

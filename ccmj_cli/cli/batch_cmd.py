@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ..errors import EXIT_BATCH_ERRORS, UsageError
-from .common import JsonOpt, RulesOpt, handles_errors, stdin_stream, variant
+from .common import RulesOpt, handles_errors, stdin_stream, variant
 from .files import bounded, output_file, refuse_same_file
 
 # Input is read as UTF-8 (a BOM is dropped); a byte that is not UTF-8 is kept as a surrogate
@@ -102,7 +102,9 @@ def register(app: typer.Typer):
             typer.Option("--output", "-o", help="Write here instead of stdout ('-' = stdout)."),
         ] = None,
         rules: RulesOpt = None,
-        json: JsonOpt = False,
+        json: Annotated[
+            bool, typer.Option("--json", help="Write JSON lines (one object per row), not CSV.")
+        ] = False,
     ):
         """Score every row of a CSV: input columns + legal, reasons, fan items, payments, error.
 

@@ -19,10 +19,22 @@ from .files import bounded, refuse_same_file
 RulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules", "-r", help="Variant: a preset name or a YAML file (default: the seed rules)."
+        "--rules", "-r", help="Variant: a preset name or a YAML file (default: the default preset)."
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (JSON lines in batch mode).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+# commands with a stdin batch mode (HAND '-') say what --json does there
+BatchJsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print JSON (JSON lines in batch mode).")
+]
+PlotOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Also draw the result to FILE: .png, .svg or .pdf (needs ccmj_cli[plot]).",
+    ),
+]
 VisibleOpt = Annotated[
     str | None,
     typer.Option(

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ..output import render_odds, to_json
-from .common import JsonOpt, RulesOpt, VisibleOpt, handles_errors, variant
+from .common import JsonOpt, PlotOpt, RulesOpt, VisibleOpt, handles_errors, variant
 
 EXIT_INTERRUPTED = 130  # Ctrl-C: the estimate so far is printed, then this code
 
@@ -102,9 +102,14 @@ def register(app: typer.Typer):
         exact: ExactOpt = False,
         rules: RulesOpt = None,
         json: JsonOpt = False,
+        plot: PlotOpt = None,
     ):
         """P(win) with a 95% CI, by 自摸/点炮/摸宝/对宝, 夹胡/飘胡, by round, expected payment."""
         v = variant(rules)
+        if plot:
+            from ..plots import plot_format
+
+            plot_format(plot)  # a bad name or no matplotlib: fail before the work
         bar = _Bar()
         try:
             from .. import odds as O  # kernels load only when the command runs
@@ -118,6 +123,10 @@ def register(app: typer.Typer):
             bar.close()
         d = report.to_dict()
         typer.echo(to_json(d) if json else render_odds(d))
+        if plot:
+            from ..plots import plot_odds
+
+            plot_odds(d, plot)
         if report.interrupted:
             typer.echo(
                 "interrupted: the estimate above is from the trials finished so far", err=True

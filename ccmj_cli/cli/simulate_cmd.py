@@ -8,7 +8,7 @@ import typer
 
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..output import render_replay, render_simulate
-from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
+from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
 
 EXIT_INTERRUPTED = 130  # Ctrl-C: the statistics of the hands finished are printed, then this code
 
@@ -90,9 +90,14 @@ def register(app: typer.Typer):
             bool, typer.Option(help="Progress bar on stderr (when it is a terminal).")
         ] = True,
         json: JsonOpt = False,
+        plot: PlotOpt = None,
     ):
         """Simulate complete hands with four rule-following bots; rates with 95% CIs."""
         v = variant(rules)
+        if plot:
+            from ..plots import plot_format
+
+            plot_format(plot)  # a bad name or no matplotlib: fail before the work
         bar = _Bar(progress)
         try:
             from .. import simulate as S
@@ -109,7 +114,12 @@ def register(app: typer.Typer):
         finally:
             bar.close()
         if r.hands:
-            emit(r.to_dict(), json, render_simulate)
+            d = r.to_dict()
+            emit(d, json, render_simulate)
+            if plot:
+                from ..plots import plot_simulate
+
+                plot_simulate(d, plot)
         if r.interrupted:
             typer.echo(
                 f"interrupted: the statistics above are of the {r.hands:,} hands finished",

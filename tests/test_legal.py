@@ -1,6 +1,7 @@
 """Legal distance (tiles to add for a legal Changchun win) against tests/naive.py and by hand."""
 
 import naive
+import numpy as np
 import pytest
 import strategies as S
 from hypothesis import assume, given, settings
@@ -128,3 +129,47 @@ def test_legal_distance_is_at_least_the_standard_one(tiles):
     # a legal win is a complete hand, so it is never nearer than the standard form
     c = S.counts(tiles)
     assert dist(S.text_of(tiles)) >= shanten(c, tables()) + 1
+
+
+@settings(max_examples=S.examples(60))
+@given(S.random_hands(sizes=(13, 14)), S.variants())
+def test_neighbours_equal_the_distance_of_each_neighbour(tiles, v):
+    # the context path (other groups combined once) against a fresh distance per neighbour
+    c = S.counts(tiles)
+    ms = np.zeros(7, np.int64)
+    memo = G.new_memo(v.vector)
+    for sign in (1, -1):
+        out = np.zeros(34, np.int64)
+        memo = G.neighbours(c, ms, v.vector, memo, sign, out)
+        for t in range(34):
+            if (sign > 0 and c[t] == 4) or (sign < 0 and c[t] == 0):
+                assert out[t] == G.INF
+                continue
+            c2 = c.copy()
+            c2[t] = int(c2[t]) + sign
+            want, memo = G.distance(c2, ms, v.vector, memo)
+            assert out[t] == want, (S.text_of(tiles), sign, t)
+
+
+@settings(max_examples=S.examples(40))
+@given(S.random_hands(sizes=(13,)), S.variants())
+def test_swaps_equal_the_distance_of_each_draw_and_discard(tiles, v):
+    c = S.counts(tiles)
+    ms = np.zeros(7, np.int64)
+    memo = G.new_memo(v.vector)
+    cx = G.new_context()
+    memo = G.context(c, ms, v.vector, memo, cx)
+    out = np.zeros(34, np.int64)
+    for t in range(34):
+        if c[t] == 4:
+            continue
+        memo = G.swaps(c, ms, v.vector, memo, cx, t, out)
+        for x in range(34):
+            c2 = c.copy()
+            c2[t] += 1
+            if c2[x] == 0:
+                assert out[x] == G.INF
+                continue
+            c2[x] -= 1
+            want, memo = G.distance(c2, ms, v.vector, memo)
+            assert out[x] == want, (S.text_of(tiles), t, x)

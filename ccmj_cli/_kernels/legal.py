@@ -202,16 +202,28 @@ def _suit_key(c, base, n):
 def group_row(c, g, rv, memo):
     """The memo row index of group g (0-2 suits, 3 honors) of ``c``, computed if new; returns
     (index, memo) — the memo's arrays are replaced when they grow."""
-    keys, vals, meta, rows, scratch = memo
     key = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
+    return key_row(key, g, rv, memo)
+
+
+@njit(cache=True)
+def key_row(key, g, rv, memo):
+    """group_row for the group's key (its counts as base-5 digits, lowest tile first)."""
+    keys, vals, meta, rows, scratch = memo
     v = H.get(keys, vals, meta, key, g, 0, 0)
     if v >= 0:
         return v, memo
+    cnt = np.zeros(N_KINDS, np.int64)
+    base = 27 if g == 3 else 9 * g
+    k = key
+    for i in range(7 if g == 3 else 9):
+        cnt[base + i] = k % 5
+        k //= 5
     feat = scratch[2 * _DP :].reshape((8, N_T))
     if g == 3:
-        _honor_features(c, feat)
+        _honor_features(cnt, feat)
     else:
-        _suit_features(c, 9 * g, scratch[:_DP], scratch[_DP : 2 * _DP], feat)
+        _suit_features(cnt, base, scratch[:_DP], scratch[_DP : 2 * _DP], feat)
     n = meta[0]
     if n >= rows.shape[0]:
         bigger = np.zeros((2 * rows.shape[0], ROW_LEN, N_T), np.int64)
@@ -378,17 +390,220 @@ def _distance_rows(r0, r1, r2, r3, c, ms, rv, t_all):
     return best
 
 
+# --- many neighbours of one hand: the other groups combined once --------------------------------
+# A scenario is one way to be legal: the general one (with the suits that must be present; 缺门
+# adds one scenario per suit that may be absent) or the 大胡缺 飘胡. For each scenario v and
+# group g, comp[v, g] combines the three other groups, so a hand that differs from this one in
+# group g only is judged with one _final.
+MAXV = 5
+_PW = np.array([5**i for i in range(9)], np.int64)
+
+
+@njit(cache=True)
+def _table(row, v_kind, required, out):
+    """A group's 4 x N_T table in a scenario: the general rows (a required suit may not be
+    empty), or the pung-only row for every requirement (大胡缺 飘胡 needs none)."""
+    for r in range(4):
+        for t in range(N_T):
+            out[r, t] = row[r, t] if v_kind == 1 else row[4, t]
+        if required:
+            out[r, 0] = INF
+
+
+@njit(cache=True)
+def new_context():
+    """Scratch for ``context``: (comp, pair, tabs, req, need, kind, keys, meta)."""
+    return (
+        np.empty((MAXV, 4, 4, N_T), np.int64),  # comp[v, g]: the other three groups
+        np.empty((MAXV, 4, 4, 4, N_T), np.int64),  # pair[v, a, b]: groups a and b
+        np.empty((MAXV, 4, 4, N_T), np.int64),  # tabs[v, g]: group g alone
+        np.empty((MAXV, 4), np.int64),  # req[v, g]: suit g must not be empty
+        np.empty(MAXV, np.int64),  # need[v]: REQ_P / REQ_Y from the concealed part
+        np.empty(MAXV, np.int64),  # kind[v]: 1 general, 2 大胡缺 飘胡
+        np.empty(4, np.int64),  # keys[g]
+        np.empty(2, np.int64),  # meta: scenarios, target t (2k + 1)
+    )
+
+
+@njit(cache=True)
+def context(c, ms, rv, memo, cx):
+    """Fill the context ``cx`` (from new_context) of the hand ``c``; returns the memo."""
+    comp, pair, tabs, req, need, kind, keys, meta = cx
+    idx = np.zeros(4, np.int64)
+    for g in range(4):
+        keys[g] = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
+        idx[g], memo = key_row(keys[g], g, rv, memo)
+    rows = memo[3]
+    specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
+    piao_melds = ms[MS_CHOWS] == 0 and specials_pung
+    nv = 0
+    if ms[MS_SETS] < 4 or piao_melds:
+        nd = 0
+        if ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0:
+            nd |= REQ_P
+        if ms[MS_YAOJIU] == 0:
+            nd |= REQ_Y
+        missing = 7 & ~ms[MS_SUITS]
+        for waive in range(-1, 3):
+            if waive >= 0 and not (rv[RV_QUEMEN] and missing >> waive & 1):
+                continue
+            kind[nv] = 1
+            need[nv] = nd
+            for g in range(4):
+                req[nv, g] = 1 if (g < 3 and missing >> g & 1 and waive != g) else 0
+            nv += 1
+    if rv[RV_PIAO_EXEMPT] and piao_melds:
+        kind[nv] = 2
+        need[nv] = 0
+        for g in range(4):
+            req[nv, g] = 0
+        nv += 1
+    meta[0] = nv
+    meta[1] = 2 * (4 - ms[MS_SETS]) + 1
+    for v in range(nv):
+        for g in range(4):
+            _table(rows[idx[g]], kind[v], req[v, g], tabs[v, g])
+        for a in range(4):
+            for b in range(a + 1, 4):
+                _merge(tabs[v, a], tabs[v, b], pair[v, a, b])
+        _merge(tabs[v, 1], pair[v, 2, 3], comp[v, 0])
+        _merge(tabs[v, 0], pair[v, 2, 3], comp[v, 1])
+        _merge(pair[v, 0, 1], tabs[v, 3], comp[v, 2])
+        _merge(pair[v, 0, 1], tabs[v, 2], comp[v, 3])
+    return memo
+
+
+@njit(cache=True, inline="always")
+def _group(t):
+    return t // 9 if t < 27 else 3
+
+
+@njit(cache=True)
+def _with_row(row, g, cx, tab):
+    """Legal distance (standard forms) of the context's hand with group g's memo row replaced."""
+    comp, pair, tabs, req, need, kind, keys, meta = cx
+    best = INF
+    for v in range(meta[0]):
+        _table(row, kind[v], req[v, g], tab)
+        d = _final(tab, comp[v, g], need[v], meta[1])
+        if d < best:
+            best = d
+    return best
+
+
+@njit(cache=True)
+def adds(c, ms, rv, memo, cx, out):
+    """out[t] = legal distance of c + t (INF when c[t] == 4), ``cx`` the context of ``c``.
+    Returns the memo."""
+    keys = cx[6]
+    tab = np.empty((4, N_T), np.int64)
+    qidui = rv[RV_QIDUI] and ms[MS_SETS] == 0
+    for t in range(N_KINDS):
+        out[t] = INF
+        if c[t] >= 4:
+            continue
+        g = _group(t)
+        r, memo = key_row(keys[g] + _PW[t - 9 * g], g, rv, memo)
+        out[t] = _with_row(memo[3][r], g, cx, tab)
+        if qidui:
+            c[t] = int(c[t]) + 1
+            q = _qidui(c, rv)
+            c[t] = int(c[t]) - 1
+            if q < out[t]:
+                out[t] = q
+    return memo
+
+
+@njit(cache=True)
+def swaps(c, ms, rv, memo, cx, t, out):
+    """out[x] = legal distance of c + t - x for every x held in c + t (else INF), ``cx`` the
+    context of ``c``: what each discard leaves after drawing t. Returns the memo."""
+    comp, pair, tabs, req, need, kind, keys, meta = cx
+    tab = np.empty((4, N_T), np.int64)
+    tab2 = np.empty((4, N_T), np.int64)
+    other = np.empty((MAXV, 4, 4, N_T), np.int64)  # [v, h]: t's group (with t) + the fourth
+    done = np.zeros(4, np.int64)
+    g = _group(t)
+    kt = keys[g] + _PW[t - 9 * g]
+    rt, memo = key_row(kt, g, rv, memo)
+    qidui = rv[RV_QIDUI] and ms[MS_SETS] == 0
+    c[t] = int(c[t]) + 1
+    for x in range(N_KINDS):
+        out[x] = INF
+        if c[x] == 0:
+            continue
+        h = _group(x)
+        if h == g:
+            r, memo = key_row(kt - _PW[x - 9 * g], g, rv, memo)
+            out[x] = _with_row(memo[3][r], g, cx, tab)
+        else:
+            rx, memo = key_row(keys[h] - _PW[x - 9 * h], h, rv, memo)
+            rows = memo[3]
+            if not done[h]:  # t's group with t, merged with the group neither g nor h
+                done[h] = 1
+                a = -1
+                b = -1
+                for u in range(4):
+                    if u != g and u != h:
+                        if a < 0:
+                            a = u
+                        else:
+                            b = u
+                for v in range(meta[0]):
+                    _table(rows[rt], kind[v], req[v, g], tab)
+                    _merge(tab, pair[v, a, b], other[v, h])
+            best = INF
+            for v in range(meta[0]):
+                _table(rows[rx], kind[v], req[v, h], tab2)
+                d = _final(tab2, other[v, h], need[v], meta[1])
+                if d < best:
+                    best = d
+            out[x] = best
+        if qidui:
+            c[x] = int(c[x]) - 1
+            q = _qidui(c, rv)
+            c[x] = int(c[x]) + 1
+            if q < out[x]:
+                out[x] = q
+    c[t] = int(c[t]) - 1
+    return memo
+
+
+@njit(cache=True)
+def neighbours(c, ms, rv, memo, sign, out):
+    """out[t] = legal distance of c + t (sign 1, c[t] < 4) or c - t (sign -1, c[t] > 0), INF
+    where that tile cannot move. Returns memo."""
+    cx = new_context()
+    memo = context(c, ms, rv, memo, cx)
+    if sign > 0:
+        return adds(c, ms, rv, memo, cx, out)
+    keys = cx[6]
+    tab = np.empty((4, N_T), np.int64)
+    qidui = rv[RV_QIDUI] and ms[MS_SETS] == 0
+    for t in range(N_KINDS):
+        out[t] = INF
+        if c[t] == 0:
+            continue
+        g = _group(t)
+        r, memo = key_row(keys[g] - _PW[t - 9 * g], g, rv, memo)
+        out[t] = _with_row(memo[3][r], g, cx, tab)
+        if qidui:
+            c[t] = int(c[t]) - 1
+            q = _qidui(c, rv)
+            c[t] = int(c[t]) + 1
+            if q < out[t]:
+                out[t] = q
+    return memo
+
+
 @njit(cache=True)
 def useful_mask(c, ms, rv, memo, d):
     """Tiles t (c[t] < 4) whose draw brings the 3k+1 tiles ``c`` of legal distance ``d`` closer
     to a legal win: distance(c + t) == d - 1. Returns (mask, memo)."""
+    out = np.empty(N_KINDS, np.int64)
+    memo = neighbours(c, ms, rv, memo, 1, out)
     m = np.int64(0)
     for t in range(N_KINDS):
-        if c[t] >= 4:
-            continue
-        c[t] += 1
-        v, memo = distance(c, ms, rv, memo)
-        c[t] -= 1
-        if v < d:
+        if out[t] < d:
             m |= np.int64(1) << t
     return m, memo

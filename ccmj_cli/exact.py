@@ -154,9 +154,10 @@ def draws_of(draws: int | None, wall: int | None, pool_size: int) -> int:
     return n
 
 
-def run_stoppable(fn, stop: np.ndarray, *args):
-    """Run a nogil kernel in a thread so Ctrl-C (KeyboardInterrupt in this thread) can set
-    ``stop[0]``, which the kernel reads; re-raises KeyboardInterrupt once it has returned."""
+def run_stoppable(fn, stop: np.ndarray, event, *args):
+    """Run a nogil kernel in a thread; when ``event`` (a threading.Event) is set, or on Ctrl-C
+    (KeyboardInterrupt in this thread), set ``stop[0]``, which the kernel reads. Re-raises
+    KeyboardInterrupt once the kernel has returned."""
     box = {}
 
     def work():
@@ -174,11 +175,36 @@ def run_stoppable(fn, stop: np.ndarray, *args):
         except KeyboardInterrupt:
             stop[0] = 1
             interrupted = True
+        if event is not None and event.is_set():
+            stop[0] = 1
     if "err" in box:
         raise box["err"]
     if interrupted:
         raise KeyboardInterrupt
     return box["out"]
+
+
+_WARM = []
+
+
+def _warm(rv, tb) -> None:
+    """Load (or compile) the kernels once with a trivial problem, so that a caller can tell
+    loading from working (and Ctrl-C during a first-run compile is not lost in a kernel)."""
+    if _WARM:
+        return
+    c = np.zeros((1, L.N_KINDS), np.uint8)
+    c[0, :13] = 1
+    d = np.zeros((1, L.N_KINDS), np.int64)
+    base = np.full(L.N_KINDS, 4, np.int64)
+    kill = np.zeros(1, np.int64)
+    ms = np.zeros(L.MS_LEN, np.int64)
+    g = K.build(c, d, base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 0, 1, 1, 10, kill)
+    _, roots, states, _, _, hands, edges, succ = g
+    _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
+    K.forward(int(roots[0]), states, hands, edges, succ, dec, 100, 1, np.zeros((3, 4)))
+    m = LG.new_memo(rv)
+    LG.useful_mask(c[0].copy(), ms, rv, m, 5)
+    _WARM.append(True)
 
 
 def analyze(
@@ -193,13 +219,15 @@ def analyze(
     dealer: bool = False,
     rules: Variant | str | None = None,
     max_states: int = MAX_STATES,
-    stop: np.ndarray | None = None,
+    stop=None,
+    ready=None,
 ) -> ExactReport:
     """Exact P(win) and P(tenpai) by turn and expected payment, best play for ``objective``.
 
     A 13-tile hand (3k+1 concealed beside k melds) gives one result; a 14-tile hand one per
     distinct discard, best first. Raises BeyondReach when the graph would pass ``max_states``
-    and Stopped when ``stop[0]`` is set (by another thread) or on Ctrl-C.
+    and Stopped when ``stop`` (a threading.Event) is set or on Ctrl-C. ``ready()`` is called
+    once the kernels are loaded (compiled on a machine's first run), before the work proper.
     """
     v = _variant(rules)
     if objective not in OBJECTIVES:
@@ -237,19 +265,23 @@ def analyze(
     pools = [base - c.astype(np.int64) - d for _, c, d in starts]
     total = int(pools[0].sum())
     n = draws_of(draws, wall, total)
-    stop = np.zeros(1, np.int64) if stop is None else stop
+    kill = np.zeros(1, np.int64)
     rv, tb, ms = v.vector, tables(), h.meld_summary()
     mv = MOVES.index(moves)
     obj = OBJECTIVES.index(objective)
+    _warm(rv, tb)
+    if ready is not None:
+        ready()
     t0 = time.perf_counter()
-    graph = run_stoppable(K.build, stop, roots_c, roots_d, base, meld_own, ms, rv, tb, mv,
-                          int(declare), 0 if dealer else 1, n, max_states, stop)  # fmt: skip
+    graph = run_stoppable(K.build, kill, stop, roots_c, roots_d, base, meld_own, ms, rv, tb, mv,
+                          int(declare), 0 if dealer else 1, n, max_states, kill)  # fmt: skip
     status, roots, states, s_c, s_dd, hands, edges, succ = graph
     if status == K.TOO_BIG:
         raise BeyondReach(f"more than {max_states:,} states")
     if status == K.STOPPED:
         raise Stopped()
-    done, w0, e0, dec = run_stoppable(K.backward, stop, states, edges, succ, total, n, obj, stop)
+    done, w0, e0, dec = run_stoppable(K.backward, kill, stop, states, edges, succ, total, n, obj,
+                                      kill)  # fmt: skip
     if not done:
         raise Stopped()
     results = []

@@ -114,6 +114,8 @@ class Solver:
     root_pool: list  # physical pool of each root (every kind)
     draws: int
     discards: list  # the discard of each root, in build order (None for a 13-tile hand)
+    w0: np.ndarray  # each state's value at turn 0: P(win within the horizon)
+    e0: np.ndarray  # and the expected payment, under the best play for the objective
 
     def follow(self, discard: str | None, trials: int, seed: int) -> dict:
         """Sample ``trials`` physical draw sequences from the start after ``discard`` (None
@@ -320,7 +322,7 @@ def analyze(
         results.sort(key=lambda x: (-round(x[0][0], 12), -round(x[0][1], 9)))
     else:
         results.sort(key=lambda x: (-round(x[0][1], 9), -round(x[0][0], 12)))
-    solver = Solver(roots, graph, dec, base, pools, n, [d for d, _, _ in starts])
+    solver = Solver(roots, graph, dec, base, pools, n, [d for d, _, _ in starts], w0, e0)
     return ExactReport(
         hand=T.format_hand(h),
         draws=n,

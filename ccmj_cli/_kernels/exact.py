@@ -82,10 +82,9 @@ def _grow(a, n):
 
 @njit(cache=True)
 def _payment(c, w, ms, own, rv, tb, dealer, rd, items, fan, pay):
-    """(legal, payment, 夹胡, 飘胡) of the self-drawn win of ``w`` on the 13 tiles ``c``."""
-    own[w] += 1
+    """(legal, payment, 夹胡, 飘胡) of the self-drawn win of ``w`` on the 13 tiles ``c``
+    (``own``: the player's tiles before the draw, melds included, for 独听)."""
     legal = judge_win(c, w, ms, own, rv, tb, rd)
-    own[w] -= 1
     if not legal:
         return False, 0, 0, 0
     hh = rd[RD_QIDUI] == 1 and is_haohua(c, w)

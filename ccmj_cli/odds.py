@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import exact as X
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels import odds as K
@@ -47,6 +46,8 @@ METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_M
 OPPONENTS = ("none", "random")
 Z95 = 1.959963984540054
 AUTO_STATES = 60_000  # the exact analysis `odds` runs unasked: a few seconds at most
+OBJECTIVES = ("win", "payment")  # (as ccmj_cli.exact, which is imported only when needed)
+MOVES = ("useful", "all")
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -351,7 +352,8 @@ def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Varian
     return closed_form(s, n_draws, v, dealer)
 
 
-def _from_analysis(r: X.ExactResult, rep: X.ExactReport) -> Exact:
+def _from_analysis(r, rep) -> Exact:
+    """An Exact from one result of ``exact.analyze``."""
     win = [float(x) for x in r.p_win[1:]]
     by_round = [float(r.p_win[t] - r.p_win[t - 1]) for t in range(1, len(r.p_win))]
     return Exact(
@@ -377,6 +379,8 @@ def _from_analysis(r: X.ExactResult, rep: X.ExactReport) -> Exact:
 def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer, objective,
                moves, max_states, stop, ready):  # fmt: skip
     """The exact answer of every start: ({discard: Exact}, {discard: note})."""
+    from . import exact as X  # (its kernels load only when an exact answer is sought)
+
     found, notes = {}, {}
     if opponents != "none":
         return found, {d: "exact only with self-draws (--opponents none)" for d, _ in setups}
@@ -405,15 +409,16 @@ def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer,
     return found, notes
 
 
-def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0,
-         total_all, stop, ready):  # fmt: skip
-    """Run the chunks on ``threads`` threads, a few in flight at a time (memory does not grow
+def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads, local,
+         progress, done0, total_all, stop, ready):  # fmt: skip
+    """Run the chunks on the thread ``pool``, a few in flight at a time (memory does not grow
     with the trials); returns (stats, rounds, seconds, interrupted). Stops early when
-    ``stop`` (a threading.Event) is set or on KeyboardInterrupt, keeping finished chunks."""
+    ``stop`` (a threading.Event) is set or on KeyboardInterrupt, keeping finished chunks.
+    ``local``: a threading.local holding each thread's policy caches (exact values for one
+    meld summary and rule vector: the discards of one 14-tile hand share them)."""
     rv, tb = v.vector, tables()
     n_rounds = (n_turns + 3) // 4
     opp = OPPONENTS.index(opponents)
-    local = threading.local()  # one set of policy caches per thread: exact values only
 
     def chunk(cs: int, n: int) -> np.ndarray:
         if not hasattr(local, "memo"):
@@ -430,7 +435,6 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progr
     n_chunks = (trials + CHUNK - 1) // CHUNK
     interrupted = False
     start = time.perf_counter()
-    pool = ThreadPoolExecutor(max_workers=threads)
     pending = set()
     nxt = 0
     try:
@@ -455,7 +459,6 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progr
         for f in pending:  # chunks already running finish in well under a second
             if not f.cancelled():
                 total += f.result()
-        pool.shutdown(wait=True, cancel_futures=True)
     return total, n_rounds, time.perf_counter() - start, interrupted
 
 
@@ -503,6 +506,33 @@ def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponen
         exact=exact,
         exact_note=note,
     )
+
+
+def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, seed, workers,
+          threads, local, progress, stop, ready, found, notes, bao_name):  # fmt: skip
+    """Each start's result (Monte Carlo on ``workers`` when ``trials``); (results,
+    interrupted)."""
+    results = []
+    done = 0
+    interrupted = False
+    for d, s in setups:
+        ex, note = found.get(d), notes.get(d)
+        hand13 = T.format_hand(T.Hand(s.c.astype(np.uint8), h.melds))
+        if trials and not interrupted:
+            st, n_rounds, secs, interrupted = _run(s, v, n_turns, opponents, declare, dealer,
+                                                   trials, seed, workers, threads, local,
+                                                   progress, done, trials * len(setups), stop,
+                                                   ready)  # fmt: skip
+        elif trials:
+            continue  # interrupted before this discard: nothing to report for it
+        else:
+            st, secs = None, 0.0
+        done += trials
+        results.append(
+            _package(st, n_rounds, secs, interrupted, hand=hand13, discard=d, seed=seed,
+                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note)
+        )  # fmt: skip
+    return results, interrupted
 
 
 def odds(
@@ -563,9 +593,9 @@ def odds(
         raise UsageError(f"bad --threads {threads}: expected 1 or more")
     if opponents not in OPPONENTS:
         raise UsageError(f"bad --opponents '{opponents}': expected none or random")
-    if objective not in X.OBJECTIVES:
+    if objective not in OBJECTIVES:
         raise UsageError(f"bad --objective '{objective}': expected win or payment")
-    if moves not in X.MOVES:
+    if moves not in MOVES:
         raise UsageError(f"bad --moves '{moves}': expected useful or all")
     if seed is not None and seed < 0:
         raise UsageError(f"bad --seed {seed}: expected a non-negative integer")
@@ -593,6 +623,8 @@ def odds(
     want_exact = exact is True or (exact is None and trials is None)
     found, notes = {}, {}
     if want_exact:
+        from . import exact as X
+
         limit = max_states or (X.MAX_STATES if exact else AUTO_STATES)
         try:
             found, notes = _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v,
@@ -616,26 +648,15 @@ def odds(
         raise UsageError(f"no exact answer: {why}")
     if trials and seed is None:
         seed = secrets.randbelow(2**32)
-    results = []
-    done = 0
-    interrupted = False
-    for d, s in setups:
-        ex, note = found.get(d), notes.get(d)
-        hand13 = T.format_hand(T.Hand(s.c.astype(np.uint8), h.melds))
-        if trials and not interrupted:
-            st, n_rounds, secs, interrupted = _run(s, v, n_turns, opponents, declare,
-                                                   dealer_seat, trials, seed, threads, progress,
-                                                   done, trials * len(setups), stop,
-                                                   ready)  # fmt: skip
-        elif trials:
-            continue  # interrupted before this discard: nothing to report for it
-        else:
-            st, secs = None, 0.0
-        done += trials
-        results.append(
-            _package(st, n_rounds, secs, interrupted, hand=hand13, discard=d, seed=seed,
-                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note)
-        )  # fmt: skip
+    workers = ThreadPoolExecutor(max_workers=threads) if trials else None
+    local = threading.local()  # each thread's policy caches, shared by every discard
+    try:
+        results, interrupted = _each(setups, h, v, n_turns, n_rounds, opponents, declare,
+                                     dealer_seat, trials, seed, workers, threads, local,
+                                     progress, stop, ready, found, notes, bao_name)  # fmt: skip
+    finally:
+        if workers is not None:
+            workers.shutdown(wait=True, cancel_futures=True)
     pay_first = objective == "payment"
 
     def order(r: OddsResult):

@@ -9,7 +9,7 @@ programme and the per-discard series, kernels loaded; min of the runs) and the w
 a subprocess (min and median of the runs), with the machine's load average. The Monte Carlo
 path on the same hand is timed alongside for reference (20,000 trials per discard).
 
-Targets (issue "Exact discard analysis", warm, one core): 1-shanten <= 0.2 s of compute,
+Targets (warm, one core): 1-shanten <= 0.2 s of compute,
 2-shanten <= 2 s, 3-shanten <= 20 s (or a message that the hand is beyond exact reach).
 """
 

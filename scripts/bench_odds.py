@@ -9,7 +9,7 @@ warm-up run (compiled kernels cached), and prints the wall time of each run, the
 median, with the machine's load average before and after: on a shared machine the figures are
 only as good as the load is low.
 
-Targets (issue "Speed where users feel it", warm, 2 cores): a 2-shanten hand, 100,000 trials
+Targets (warm, 2 cores): a 2-shanten hand, 100,000 trials
 of the discard policy, <= 2 s; a 14-tile hand's per-discard table <= 3 s.
 """
 

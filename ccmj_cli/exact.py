@@ -12,7 +12,7 @@ there; every other draw is discarded at once. ``moves="all"``: anything may be k
 (exact over every play; the graph grows fast, so short horizons only).
 
 >>> r = analyze("123m456p789s1112s", draws=1)
->>> round(r.results[0].p_win[1] * 123, 9)  # 3 live 2s among 123 unseen tiles
+>>> round(float(r.results[0].p_win[1]) * 123, 9)  # 3 live 2s among 123 unseen tiles
 3.0
 """
 

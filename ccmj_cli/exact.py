@@ -34,7 +34,7 @@ from .rules import Variant, load_variant
 DEFAULT_DRAWS = 17  # a whole hand, as `ccmj odds`
 OBJECTIVES = ("win", "payment")
 MOVES = ("useful", "all")
-MAX_STATES = 1_500_000  # the graph's size limit (about 1 KB a state): beyond it, no answer
+MAX_STATES = 500_000  # the graph's size limit (about 1.3 KB a state): beyond it, no answer
 
 
 @dataclass(frozen=True)

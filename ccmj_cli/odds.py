@@ -343,15 +343,6 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
     )
 
 
-def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Variant, dealer: int):
-    """Today's closed form where it applies: (Exact | None, note)."""
-    if not declare:
-        return None, "the closed form is for a declared (locked) hand (--declare)"
-    if opponents != "none":
-        return None, "exact only with self-draws (--opponents none)"
-    return closed_form(s, n_draws, v, dealer)
-
-
 def _from_analysis(r, rep) -> Exact:
     """An Exact from one result of ``exact.analyze``."""
     win = [float(x) for x in r.p_win[1:]]

@@ -353,7 +353,7 @@ def test_policy_matches_the_documented_rule_with_and_without_memo():
         assert got == want, (c, view)
         got = choose_discard_cached(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo14, sc)
         assert got == want, (c, view)
-    assert len(memo) > 0 and memo14[0][2][0] > 0 and memo14[1][2][0] > 0
+    assert len(memo) > 0 and memo14[0][1][0] > 0 and memo14[1][1][0] > 0
 
 
 def test_huanbao_at_the_first_look_rerolls_the_bao():

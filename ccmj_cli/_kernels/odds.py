@@ -102,16 +102,16 @@ def legal_waits(c, ms, own, rv, tb, wbuf, wins):
     remembered in ``wins`` (``own`` is c plus the fixed melds, so c alone is the key)."""
     a, b = _hand_key(c)
     i, found = table_slot(wins, a, b)
-    vals = wins[1]
+    vals = wins[0]
     if found:
-        return vals[i, 0], vals[i, 1]
+        return vals[i, 2], vals[i, 3]
     n_live = judge_waits(c, ms, own, rv, tb, wbuf)
     m = np.int64(0)
     for t in range(N_KINDS):
         if wbuf[t, W_LEGAL] and own[t] < 4:  # (a wait held four times cannot be won on)
             m |= np.int64(1) << t
-    vals[i, 0] = m
-    vals[i, 1] = n_live
+    vals[i, 2] = m
+    vals[i, 3] = n_live
     return m, np.int64(n_live)
 
 

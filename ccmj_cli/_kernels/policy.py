@@ -267,35 +267,37 @@ MEMO13_BITS = 18  # slots of the 13-tile memo (8 MB)
 
 @njit(cache=True, nogil=True)
 def new_table(bits, ncols):
-    """An open-addressing table on arrays keyed by a hand key (two words): (keys, values,
-    count), keys -1 where empty. Faster than a typed Dict, and its size is fixed."""
-    cap = 1 << bits
-    return np.full((cap, 2), -1, np.int64), np.zeros((cap, ncols), np.int64), np.zeros(1, np.int64)
+    """An open-addressing table on one array keyed by a hand key (two words): (rows, count),
+    a row = (key, key, ncols values), key -1 where empty — key and values side by side, one
+    memory fetch for most lookups. Faster than a typed Dict, and its size is fixed."""
+    rows = np.zeros((1 << bits, 2 + ncols), np.int64)
+    rows[:, 0] = -1
+    return rows, np.zeros(1, np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _slot(keys, a, b):
-    mask = keys.shape[0] - 1
+def _row_slot(rows, a, b):
+    mask = rows.shape[0] - 1
     i = ((a * 0x5BD1E995) ^ (b * 0x27D4EB2F) ^ (a >> 23) ^ (b >> 31)) & mask
-    while keys[i, 0] != -1 and (keys[i, 0] != a or keys[i, 1] != b):
+    while rows[i, 0] != -1 and (rows[i, 0] != a or rows[i, 1] != b):
         i = (i + 1) & mask
     return i
 
 
 @njit(cache=True, nogil=True, inline="always")
 def table_slot(table, a, b):
-    """(slot, found) for the key (a, b); a slot that is not found is reserved for it (the
-    caller fills its values). A half-full table is emptied first."""
-    keys, vals, count = table
-    i = _slot(keys, a, b)
-    if keys[i, 0] != -1:
+    """(row, found) for the key (a, b); a row that is not found is reserved for it (the caller
+    fills its values, columns 2 on). A half-full table is emptied first."""
+    rows, count = table
+    i = _row_slot(rows, a, b)
+    if rows[i, 0] != -1:
         return i, True
-    if 2 * count[0] >= keys.shape[0]:
-        keys[:, 0] = -1
+    if 2 * count[0] >= rows.shape[0]:
+        rows[:, 0] = -1
         count[0] = 0
-        i = _slot(keys, a, b)
-    keys[i, 0] = a
-    keys[i, 1] = b
+        i = _row_slot(rows, a, b)
+    rows[i, 0] = a
+    rows[i, 1] = b
     count[0] += 1
     return i, False
 
@@ -392,9 +394,9 @@ def _wanted_cached(c, ms, own, rv, tb, wbuf, memo13, sc):
     ``_useful_fast``."""
     a, b = _hand_key(c)
     i, found = table_slot(memo13, a, b)
-    vals = memo13[1]
+    vals = memo13[0]
     if found:
-        return vals[i, 0], vals[i, 1]
+        return vals[i, 2], vals[i, 3]
     sh, m = _useful_fast(c, tb, sc)
     if sh == 0:
         judge_waits(c, ms, own, rv, tb, wbuf)
@@ -402,8 +404,8 @@ def _wanted_cached(c, ms, own, rv, tb, wbuf, memo13, sc):
         for t in range(N_KINDS):
             if wbuf[t, W_LEGAL]:
                 m |= np.int64(1) << t
-    vals[i, 0] = sh
-    vals[i, 1] = m
+    vals[i, 2] = sh
+    vals[i, 3] = m
     return sh, m
 
 
@@ -443,7 +445,7 @@ def choose_discard_cached(c, ms, own, view, rv, tb, wbuf, memo14, sc):
     ``sc`` from ``new_scratch14()``."""
     a, b = _hand_key(c)
     i, found = table_slot(memo14[0], a, b)
-    v = memo14[0][1][i]
+    v = memo14[0][0][i, 2:]
     if not found:
         _candidates(c, ms, own, rv, tb, wbuf, memo14[1], sc, v)
     # live copies by bit planes: live(m) = |m & v1| + 2 |m & v2| + 4 |m & v4|

@@ -3,8 +3,9 @@
 Input columns (a header row names them; without one, this order is assumed): ``hand`` (first),
 ``win``, ``how`` (self | discard | mobao | duibao, default self), ``seat`` (winner, default S),
 ``from`` (discarder), ``bao``, ``base`` (default 1), ``kongs`` (other seats' kongs, as in
-``score --kongs``), ``declared`` (the discarder had declared tenpai: 1/true/yes). Any other
-column is passed through. Output: the input columns plus ``RESULT_COLUMNS``; one output row per
+``score --kongs``), ``declared`` (the discarder had declared tenpai: 1/true/yes), ``looked``
+(he had declared and looked at the current bao; implies ``declared``). Any other column is
+passed through. Output: the input columns plus ``RESULT_COLUMNS``; one output row per
 input row, in order; a bad row gets its message in ``error`` and the run goes on.
 
 The rows are judged and scored by the same kernel as ``ccmj score`` (``bao.score_any``), a chunk
@@ -41,7 +42,9 @@ from .errors import CcmjError, UsageError
 from .hand import reasons_of
 from .rules import Variant, load_variant
 
-INPUT_COLUMNS = ("hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared")
+INPUT_COLUMNS = (
+    "hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared", "looked",
+)  # fmt: skip
 ALIASES = {"by": "how", "discarder": "from", "winner": "seat"}
 RESULT_COLUMNS = (
     "legal", "reasons", "stands_for", "fan_items",
@@ -60,21 +63,27 @@ class BatchSummary:
     failed: int
 
 
+def _truth(cell: str, name: str) -> bool:
+    v = cell.strip().lower()
+    if v not in _TRUE and v not in _FALSE:
+        raise UsageError(f"bad {name} '{cell}': expected 1/0, true/false or yes/no")
+    return v in _TRUE
+
+
 @lru_cache(maxsize=8192)
-def _options(win, how, seat, frm, bao, base, declared):
-    """Validated options of a row (cached: rows repeat them)."""
+def _options(win, how, seat, frm, bao, base, declared, looked):
+    """Validated options of a row (cached: rows repeat them); the last is the discarder's
+    state (``scoring.discarder_state``)."""
     try:
         b = int(base) if base else 1
     except ValueError:
         raise UsageError(f"bad base '{base}': expected a whole number >= 1") from None
     win, how, seat, frm, bao, base = (x.strip() for x in (win, how, seat, frm, bao, base))
-    d = declared.strip().lower()
-    if d not in _TRUE and d not in _FALSE:
-        raise UsageError(f"bad declared '{declared}': expected 1/0, true/false or yes/no")
+    state = S.discarder_state(_truth(declared, "declared"), _truth(looked, "looked"))
     w, h_how, winner, disc, bao_t = S.prepare_options(
         win or None, how.strip().lower() or "self", seat or "S", frm or None, bao or None, b
     )
-    return w, h_how, winner, disc, bao_t, b if b <= _I64 else _HUGE_BASE, d in _TRUE
+    return w, h_how, winner, disc, bao_t, b if b <= _I64 else _HUGE_BASE, state
 
 
 @lru_cache(maxsize=4096)
@@ -143,6 +152,31 @@ def _bad_bytes(row: list[str]) -> str | None:
     return None
 
 
+class Unreadable(list):
+    """Stands for the rest of a CSV the csv module cannot read (a field over its size limit:
+    typically an unbalanced quote that swallows the rest of the file). Reading stops there: the
+    text after it would be read out of step, as wrong rows."""
+
+    def __init__(self, line: int, e: csv.Error):
+        super().__init__([""])
+        self.error = (
+            f"line {line}: the CSV cannot be read from here on ({e}; an unbalanced quote?): "
+            "the rest of the input is not scored"
+        )
+
+
+def _records(src) -> Iterator[list[str]]:
+    """The rows of the CSV ``src``, then an ``Unreadable`` if the csv module gives up."""
+    reader = csv.reader(src)
+    line = 1  # where the next record starts
+    try:
+        for row in reader:
+            yield row
+            line = reader.line_num + 1
+    except csv.Error as e:
+        yield Unreadable(line, e)
+
+
 def _chunks(rows: Iterator[list[str]], n: int):
     while True:
         chunk = list(itertools.islice(rows, n))
@@ -162,10 +196,15 @@ def run(
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     rv = v.vector
     _RV[id(rv)] = rv
-    reader = filter(None, csv.reader(src))  # a blank line is not a row
+    reader = filter(None, _records(src))  # a blank line is not a row
     first = next(reader, None)
-    if first is None:
+    if first is None:  # no rows: the header alone
+        if not as_json:
+            csv.writer(dst, lineterminator="\n").writerow(INPUT_COLUMNS + RESULT_COLUMNS)
+        dst.flush()
         return BatchSummary(0, 0)
+    if isinstance(first, Unreadable):
+        raise UsageError(first.error)
     first = [_clean(x) for x in first]
     if first[0].startswith("\ufeff"):  # a UTF-8 BOM read as text (stdin, a StringIO)
         first[0] = first[0][1:]
@@ -216,11 +255,15 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     n = len(part)
     ih = idx["hand"]
     ikongs = idx.get("kongs")
-    opt_cols = [idx.get(k) for k in ("win", "how", "seat", "from", "bao", "base", "declared")]
+    opt_cols = [
+        idx.get(k) for k in ("win", "how", "seat", "from", "bao", "base", "declared", "looked")
+    ]
     present = [i for i in opt_cols if i is not None]
     pick = operator.itemgetter(*present) if present else (lambda row: ())
     slots = [present.index(i) if i is not None else None for i in opt_cols]
     errors: list[str | None] = [None] * n
+    if isinstance(part[-1], Unreadable):  # (only ever the last row read)
+        errors[-1] = part[-1].error
     if not "".join(itertools.chain.from_iterable(part)).isascii():
         for i, row in enumerate(part):
             err = _bad_bytes(row)
@@ -301,7 +344,7 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
     return args, finish
 
 
-_NO_ROW = (0, 0, 0, -1, -1, 1, False)
+_NO_ROW = (0, 0, 0, -1, -1, 1, 0)
 _PREFIXES: dict[int, dict[int, list]] = {}  # result signature -> text cells, per variant
 _OPTS: dict = {}
 
@@ -314,8 +357,9 @@ def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
     """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
     h = S.parse_hand(hand, v)
     ci, owni = S.prepare_hand(h, o[0], hand)
-    others = S.parse_kongs(_cell(row, ikongs), v)
+    others = S.parse_kongs(_cell(row, ikongs), v, o[2])
     S._check_copies(owni, o[0], others, hand)
+    S.check_one_per_kind([(o[2], m) for m in h.melds] + others, v)
     c[i] = ci
     own[i] = owni
     ms[i] = h.meld_summary()
@@ -402,9 +446,9 @@ _HOW_NAMES = {h: name for name, h in S.HOWS.items()}
 
 
 @lru_cache(maxsize=65536)
-def _hand_text(text: str, sanfeng: bool, xiaoji: bool) -> str:
+def _hand_text(text: str, meld_rules: T.MeldRules) -> str:
     """The hand as ``ccmj score`` prints it (canonical MPSZ, melds last)."""
-    return T.format_hand(S._parse(text, sanfeng, xiaoji))
+    return T.format_hand(S._parse(text, meld_rules))
 
 
 _FAN_SLOT = "\x00fan_items"  # replaced by the cached fan items text
@@ -424,7 +468,7 @@ def _format_json(
     seats = S.SEATS
     ih, ibase = idx["hand"], idx.get("base")
     fan_cap = int(rv[L.RV_CAP_FAN]) or None
-    flags = (bool(v.sanfeng_dan), bool(v.xiaoji_feidan))
+    meld_rules = v.meld_rules
     no_kong = [0] * L.N_SEATS
     for i, row in enumerate(part):
         cells = row[:width] + [""] * (width - len(row)) if len(row) != width else row
@@ -445,7 +489,7 @@ def _format_json(
             _fan_json(tuple(items[i]), winner, disc, h_how, id(rv), charged) if legal else "[]"
         )
         d = {
-            "hand": plain[i] or _hand_text(row[ih], *flags),
+            "hand": plain[i] or _hand_text(row[ih], meld_rules),
             "win": names(scored) if scored >= 0 else None,
             "how": _HOW_NAMES[h_how],
             "seat": seats[winner],

@@ -239,7 +239,7 @@ def analyze(
     if isinstance(hand, T.Hand):
         h, text = hand, T.format_hand(hand)
     else:
-        h, text = T.parse_hand(hand, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan), hand
+        h, text = T.parse_hand(hand, v.meld_rules), hand
     k = 4 - h.n_sets
     if h.n_concealed not in (3 * k + 1, 3 * k + 2):
         melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""

@@ -28,10 +28,10 @@ from ._kernels.judge import (
 from ._kernels.judge import judge_waits as _judge_waits
 from ._kernels.judge import judge_waits_rows as _judge_waits_rows
 from ._kernels.judge import judge_win as _judge_win
+from ._kernels.judge import live_shanten as _live_shanten
+from ._kernels.judge import live_useful_mask as _live_useful_mask
 from ._kernels.notation import encode_rows, format_rows, plain_counts
-from ._kernels.shape import shanten as _shanten
 from ._kernels.shape import shanten_many as _shanten_many
-from ._kernels.shape import useful_mask as _useful_mask
 from ._kernels.shape import waits_many as _waits_many
 from ._kernels.tables import tables
 from .errors import HandError
@@ -85,7 +85,7 @@ def _variant(rules: Variant | str | None) -> Variant:
 def _hand(hand: T.Hand | str, variant: Variant) -> tuple[T.Hand, str]:
     if isinstance(hand, T.Hand):
         return hand, T.format_hand(hand)
-    return T.parse_hand(hand, sanfeng=variant.sanfeng_dan, xiaoji=variant.xiaoji_feidan), hand
+    return T.parse_hand(hand, variant.meld_rules), hand
 
 
 def visible_counts(visible: str | list[int] | None) -> np.ndarray:
@@ -317,8 +317,8 @@ class ShantenResult:
         return {k: v for k, v in plain(self).items() if v is not None}
 
 
-def _useful(c: np.ndarray, unseen: np.ndarray) -> tuple[list[Useful], int]:
-    m = _useful_mask(c, tables())
+def _useful(c: np.ndarray, own: np.ndarray, unseen: np.ndarray) -> tuple[list[Useful], int]:
+    m = _live_useful_mask(c, own, tables())
     rows = [Useful(T.tile_name(t), int(unseen[t])) for t in range(L.N_KINDS) if m >> t & 1]
     return rows, sum(u.live for u in rows)
 
@@ -326,25 +326,28 @@ def _useful(c: np.ndarray, unseen: np.ndarray) -> tuple[list[Useful], int]:
 def shanten(
     hand: T.Hand | str, visible: str | None = None, rules: Variant | str | None = None
 ) -> ShantenResult:
-    """Standard-form shanten; useful tiles (13) or each discard best first (14, 牌理 view)."""
+    """Standard-form shanten; useful tiles (13) or each discard best first (14, 牌理 view).
+
+    A wait held four times (every copy the player's own, melds included) is no wait: a hand
+    whose only waits are such is 1-shanten, not tenpai (``judge.live_shanten``)."""
     v = _variant(rules)
     h, text = _hand(hand, v)
     k = T.require_size(h, (1, 2), text, "shanten")
     unseen = unseen_counts(h, visible, text)
     c = h.concealed.copy()
-    sh = int(_shanten(c, tables()))
+    ms, own = h.meld_summary(), h.own_counts()
+    sh = int(_live_shanten(c, own, tables()))
     if h.n_concealed == 3 * k + 1:
-        useful, total = _useful(c, unseen)
+        useful, total = _useful(c, own, unseen)
         return ShantenResult(T.format_hand(h), sh, useful, total)
     discards = []
-    ms, own = h.meld_summary(), h.own_counts()
     wait_out = np.zeros((L.N_KINDS, W_COLS), np.int64)
     # the discarded tile goes to the river, so live counts stay those of the 14-tile hand
     for d in np.flatnonzero(c):
         c[d] -= 1
         own[d] -= 1
-        dsh = int(_shanten(c, tables()))
-        useful, total = _useful(c, unseen)
+        dsh = int(_live_shanten(c, own, tables()))
+        useful, total = _useful(c, own, unseen)
         lw = lw_total = None
         if dsh == 0:
             _judge_waits(c, ms, own, v.vector, tables(), wait_out)

@@ -31,7 +31,7 @@ import numpy as np
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels import odds as K
-from ._kernels.judge import W_COLS
+from ._kernels.judge import LOOK_OK, W_COLS, look_rule, may_declare
 from ._kernels.policy import new_memo14
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
@@ -246,13 +246,18 @@ def _cumulative(by_round: list[float]) -> list[float]:
     return out
 
 
+NOT_TENPAI = "exact only for a tenpai hand (a live legal wait)"
+
+
 def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
     """Exact answer for a declared, locked tenpai hand drawing alone (the bao included):
     hypergeometric over the winning copies. (Exact | None, note)."""
     rv, tb = v.vector, tables()
     n_live, legal, rds, hh = _win_info(s, rv, tb)
     if n_live == 0:
-        return None, "not tenpai"
+        return None, NOT_TENPAI
+    if not may_declare(s.own, rv):
+        return None, "a hand with no 幺九 may not declare under this variant"
     items = np.zeros(L.N_FAN, np.int64)
     fan = np.zeros(L.N_SEATS, np.int64)
     pay = np.zeros(L.N_SEATS, np.int64)
@@ -262,8 +267,7 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
 
     waits = [t for t in range(L.N_KINDS) if legal[t]]
     mobao_best = max(waits, key=lambda t: (paid(t, L.HOW_MOBAO), -t))
-    yaojiu = any(s.own[t] and T.is_yaojiu(t) for t in range(L.N_KINDS))
-    bao_ok = s.bao_mode != K.BAO_NONE and (yaojiu or not v.bao_forbidden_without_yaojiu)
+    bao_ok = s.bao_mode != K.BAO_NONE and look_rule(True, s.own, rv) == LOOK_OK
 
     def known(pool: np.ndarray, b: int) -> list:
         """Weighted outcomes with the bao ``b`` out of ``pool``: (prob, how, tile, round)."""
@@ -294,7 +298,7 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
         # sits in the wall, out of the pool
         outcomes = known(pool, -1)
     elif s.bao_mode == K.BAO_KNOWN:
-        if s.public[s.bao_tile] >= 3:
+        if s.public[s.bao_tile] >= 3 and not K.keep_bao(legal[s.bao_tile] != 0, rv):
             return None, "no exact answer when the bao is replaced (换宝) at the look"
         outcomes = known(pool, s.bao_tile)
     else:
@@ -303,7 +307,7 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
         for b in range(L.N_KINDS):
             if not pool[b]:
                 continue
-            if s.public[b] >= 3:
+            if s.public[b] >= 3 and not K.keep_bao(legal[b] != 0, rv):
                 return None, "no exact answer when a bao may be replaced (换宝) at the look"
             rest = pool.copy()
             rest[b] -= 1
@@ -381,7 +385,7 @@ def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer,
                         "tenpai from the start")  # fmt: skip
             if declare:
                 ex, note2 = closed_form(s, n_draws, v, dealer)
-                if ex is None and note2 != "not tenpai":
+                if ex is None and note2 != NOT_TENPAI:
                     note = note2
             if ex is not None:
                 found[d] = ex
@@ -565,7 +569,7 @@ def odds(
     if isinstance(hand, T.Hand):
         h, text = hand, T.format_hand(hand)
     else:
-        h, text = T.parse_hand(hand, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan), hand
+        h, text = T.parse_hand(hand, v.meld_rules), hand
     k = 4 - h.n_sets
     if h.n_concealed not in (3 * k + 1, 3 * k + 2):
         melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""

@@ -170,7 +170,7 @@ def render_score(d: dict) -> str:
         out += f"\n\n点炮全包: {disc} also pays the shares of {' '.join(covered)}"
     cap = d.get("fan_cap")
     if cap and max(d["fan_by_seat"].values()) >= cap:
-        out += f"\n\n封顶: a loser pays at most {cap} fan (base x {2 ** (cap - 1)})"
+        out += f"\n\n封顶: a loser pays at most {cap} fan"
     if d["kongs"]:
         out += "\n\nkongs: " + ", ".join(
             f"{k['seat']} {k['meld']} ({k['value']} each)" for k in d["kongs"]
@@ -189,6 +189,7 @@ def render_bao(d: dict) -> str:
         ("live copies", d["live"]),
         ("public copies", d["public"]),
         ("must change (换宝)", yes(d["must_change"])),
+        ("may change (换宝)", yes(d["may_change"])),
     ]
     out = fields(pairs)
     if d["score"]:

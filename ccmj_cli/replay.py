@@ -8,7 +8,6 @@ and checks the log against it.
 """
 
 import json
-from pathlib import Path
 
 import numpy as np
 
@@ -140,27 +139,160 @@ def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False
     return st
 
 
+MAX_LOG_LINE = 1 << 20  # a logged hand is a few KB: a longer line is not one of ours
+
+
+def _not_a_log(path, why: str) -> HandError:
+    return HandError(
+        f"'{path}' is not a ccmj simulate log ({why}; write one with ccmj simulate --log)"
+    )
+
+
+def _log_lines(path):
+    """(line number, text) of each line of a log, read as it goes (a log may be large)."""
+    try:
+        f = open(path, encoding="utf-8")  # noqa: SIM115
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read log '{path}': {getattr(e, 'strerror', None) or e}") from None
+    with f:
+        n = 0
+        while True:
+            try:
+                line = f.readline(MAX_LOG_LINE + 1)
+            except UnicodeDecodeError:
+                raise _not_a_log(path, f"line {n + 1} is not UTF-8 text") from None
+            except OSError as e:
+                raise UsageError(f"cannot read log '{path}': {e.strerror or e}") from None
+            if not line:
+                return
+            n += 1
+            if len(line) > MAX_LOG_LINE:
+                raise _not_a_log(path, f"line {n} is longer than {MAX_LOG_LINE >> 20} MB")
+            yield n, line
+
+
+def _json_line(path, n: int, line: str):
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        raise HandError(
+            f"log '{path}': line {n} is not valid JSON (a truncated or damaged log?)"
+        ) from None
+
+
+def _read_header(path, lines) -> dict:
+    first = next(lines, None)
+    if first is None:
+        raise _not_a_log(path, "it is empty")
+    try:
+        header = json.loads(first[1])
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        header = None
+    if not isinstance(header, dict) or header.get("ccmj_log") != LOG_VERSION:
+        raise _not_a_log(path, "its first line is not a log header")
+    return header
+
+
 def read_log(path) -> tuple[dict, list[str]]:
     """(header, hand lines) of a log file."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read log '{path}': {e.__class__.__name__}") from None
-    try:
-        header = json.loads(lines[0]) if lines else {}
-    except json.JSONDecodeError:
-        header = {}
-    if header.get("ccmj_log") != LOG_VERSION:
-        raise HandError(f"'{path}' is not a ccmj simulate log (write one with ccmj simulate --log)")
-    return header, lines[1:]
+    lines = _log_lines(path)
+    header = _read_header(path, lines)
+    return header, [line for _, line in lines]
 
 
 def hand_record(path, k: int) -> tuple[dict, dict]:
-    header, lines = read_log(path)
-    if not 1 <= k <= len(lines):
-        raise UsageError(f"bad --hand {k}: the log holds hands 1 to {len(lines)}")
-    return header, json.loads(lines[k - 1])
+    """The header and the record of hand ``k`` (1-based), both checked, reading no further."""
+    lines = _log_lines(path)
+    header = _read_header(path, lines)
+    count = 0
+    for n, line in lines:
+        if not line.strip():
+            continue
+        count += 1
+        if count == k:
+            rec = _json_line(path, n, line)
+            _check_record(path, n, rec)
+            return header, rec
+    raise UsageError(f"bad --hand {k}: the log holds hands 1 to {count}")
+
+
+_TILES = frozenset(T.tile_name(t) for t in range(L.N_KINDS))
+
+
+def _check_record(path, n: int, rec) -> None:
+    """A HandError naming the line unless ``rec`` has every field replay reads, of its type."""
+
+    def bad(what: str) -> HandError:
+        return HandError(f"log '{path}': line {n} is not a logged hand ({what})")
+
+    def need(d, key, ok, what, where=""):
+        if not isinstance(d, dict) or key not in d:
+            raise bad(f"no '{where}{key}'")
+        if not ok(d[key]):
+            raise bad(f"'{where}{key}' is not {what}")
+        return d[key]
+
+    def is_int(x):
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    def is_seat(x):
+        return x in SEATS
+
+    def seat_map(kind):
+        return lambda x: isinstance(x, dict) and set(x) == set(SEATS) and all(map(kind, x.values()))
+
+    if not isinstance(rec, dict):
+        raise bad("not a JSON object")
+    for key in ("hand", "session", "session_hand"):
+        need(rec, key, is_int, "a whole number")
+    need(rec, "dealer", is_seat, "a seat")
+    wall = need(rec, "wall", lambda x: isinstance(x, list) and len(x) == K.N_WALL, "136 tiles")
+    if not all(isinstance(t, str) and t in _TILES for t in wall):
+        raise bad("'wall' holds something that is not a tile")
+    if any(wall.count(t) != 4 for t in set(wall)):
+        raise bad("'wall' does not hold every tile four times")
+    need(rec, "dice", lambda x: isinstance(x, list) and all(is_int(d) and 1 <= d <= 6 for d in x)
+         and len(x) == K.N_DICE, f"{K.N_DICE} dice")  # fmt: skip
+    need(rec, "events", lambda x: isinstance(x, list) and all(
+        isinstance(e, list) and len(e) == TL.EV_COLS and all(map(is_int, e)) for e in x
+    ), f"a list of events of {TL.EV_COLS} whole numbers")  # fmt: skip
+    need(rec, "final", seat_map(lambda h: isinstance(h, str)), "a hand per seat")
+    r = need(rec, "result", lambda x: isinstance(x, dict), "an object")
+    winner = need(r, "winner", lambda x: x is None or is_seat(x), "a seat or null", "result.")
+    need(r, "discarder", lambda x: x is None or is_seat(x), "a seat or null", "result.")
+    need(r, "how", lambda x: isinstance(x, str), "a name", "result.")
+    need(r, "fan", is_int, "a whole number", "result.")
+    for key in ("jiahu", "piao", "menqing"):
+        need(r, key, lambda x: isinstance(x, bool), "true or false", "result.")
+    for key in ("payout", "kong_money"):
+        need(r, key, seat_map(is_int), "a whole number per seat", "result.")
+    need(r, "next_dealer", is_seat, "a seat", "result.")
+    if winner is not None:
+        need(r, "win_tile", lambda x: x in _TILES, "a tile", "result.")
+        need(r, "winning_hand", lambda x: isinstance(x, str), "a hand", "result.")
+
+
+def _check_header(path, header: dict) -> None:
+    """The rule vector, table parameters and bots of a header, checked before the engine gets
+    them (``--verify``): whole numbers, of the lengths and in the ranges the engine knows."""
+
+    def vector(key, length, lo, hi, shape=None):
+        x = header.get(key)
+        try:
+            arr = np.array(x, np.int64)
+        except (TypeError, ValueError, OverflowError):
+            arr = None
+        if (
+            arr is None
+            or arr.shape != (shape or (length,))
+            or any(isinstance(v, bool) for v in np.ravel(np.array(x, object)))
+            or not ((lo <= arr) & (arr <= hi)).all()
+        ):
+            raise HandError(f"log '{path}': the header's '{key}' is not the engine's")
+
+    vector("rv", L.RV_LEN, 0, 62)
+    vector("tp", TL.TP_LEN, 0, 17)
+    vector("bots", None, 0, 2, (L.N_SEATS, TL.N_KNOBS))
 
 
 def rerun(header: dict, rec: dict):
@@ -277,6 +409,10 @@ def start_hands(wall: list[str], dealer: int) -> dict:
 def replay_hand(path, k: int, verify: bool = False) -> dict:
     """One logged hand, turn by turn; ``verify`` re-plays it through the engine and compares."""
     header, rec = hand_record(path, k)
+    try:
+        turns = [event_text(e) for e in rec["events"]]
+    except (IndexError, KeyError, ValueError, HandError):
+        raise HandError(f"log '{path}': hand {k} holds an event that is not the engine's") from None
     out = {
         "hand": rec["hand"],
         "session": rec["session"],
@@ -284,11 +420,12 @@ def replay_hand(path, k: int, verify: bool = False) -> dict:
         "dealer": rec["dealer"],
         "rules": header.get("rules"),
         "start": start_hands(rec["wall"], SEATS.index(rec["dealer"])),
-        "turns": [event_text(e) for e in rec["events"]],
+        "turns": turns,
         "result": rec["result"],
         "final": rec["final"],
     }
     if verify:
+        _check_header(path, header)
         r = rerun(header, rec)
         same = (
             r["events"].tolist() == rec["events"]

@@ -1,4 +1,4 @@
-"""Public API for settling one win: fan items, who pays whom, kong money (RULES.md §5-§7).
+"""Public API for settling one win: fan items, who pays whom, kong money (docs/rules.md §5-§7).
 
 Every judgment is made by the kernels (``judge.judge_win`` for legality and flags,
 ``score.score_win`` / ``fan_items`` / ``settle_declared`` for fan and payments,
@@ -20,7 +20,7 @@ import numpy as np
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.bao import LOOK_OK, score_any
-from ._kernels.score import kong_money, kong_value
+from ._kernels.score import dealer_charged, dianpao_charged, kong_money, kong_value
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
 from .hand import reasons_of
@@ -94,15 +94,15 @@ def _variant(rules: Variant | str | None) -> Variant:
 
 
 @lru_cache(maxsize=65536)
-def _parse(text: str, sanfeng: bool, xiaoji: bool) -> T.Hand:
-    h = T.parse_hand(text, sanfeng=sanfeng, xiaoji=xiaoji)
+def _parse(text: str, meld_rules: T.MeldRules) -> T.Hand:
+    h = T.parse_hand(text, meld_rules)
     h.concealed.setflags(write=False)  # shared by the cache: never modified in place
     return h
 
 
 def parse_hand(text: str, v: Variant) -> T.Hand:
-    """Parse (cached) with the variant's special-kong options."""
-    return _parse(text, bool(v.sanfeng_dan), bool(v.xiaoji_feidan))
+    """Parse (cached) with the variant's meld rules."""
+    return _parse(text, v.meld_rules)
 
 
 @lru_cache(maxsize=256)
@@ -121,41 +121,66 @@ def seat_index(text: str, what: str) -> int:
     return SEATS.index(s)
 
 
-def parse_kongs(text: str | None, v: Variant) -> list[tuple[int, T.Meld]]:
+def parse_kongs(
+    text: str | None, v: Variant, winner: int | None = None
+) -> list[tuple[int, T.Meld]]:
     """``--kongs`` text: ``SEAT:MELDS`` items, comma-separated: ``E:(5555m),W:[1234z][567z]``.
 
     Each item names a seat (E S W N) and one or more declared kongs (open ``[5555m]``, concealed
-    ``(5555m)``, special kongs with 补 tiles) that seat holds.
+    ``(5555m)``, special kongs with 补 tiles) that seat holds. With ``winner``, the winner's
+    seat is refused (his kongs are in his hand) and no seat may hold more than four melds.
     """
     out: list[tuple[int, T.Meld]] = []
     if not text or not text.strip():
         return out
     for item in text.split(","):
         if not item.strip():
-            continue
+            raise UsageError(
+                f"bad --kongs {_cut(text)!r}: an empty item (two commas in a row, or a comma "
+                "at an end); give SEAT:MELDS items separated by commas"
+            )
+        shown = _cut(item.strip())
         seat_text, sep, melds = item.partition(":")
         if not sep:
-            raise UsageError(
-                f"bad --kongs item '{item.strip()}': expected SEAT:MELDS, e.g. E:(5555m)"
-            )
+            raise UsageError(f"bad --kongs item '{shown}': expected SEAT:MELDS, e.g. E:(5555m)")
         s = seat_index(seat_text, "--kongs seat")
         bracketed = UsageError(
-            f"bad --kongs item '{item.strip()}': give bracketed kongs, e.g. [5555m] or (5555m)"
+            f"bad --kongs item '{shown}': give bracketed kongs, e.g. [5555m] or (5555m)"
         )
         if not melds.strip():
             raise bracketed
         try:
-            h = T.parse_hand(melds, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
+            h = T.parse_hand(melds, v.meld_rules)
         except HandError as e:  # name the option, not "bad hand"
             detail = e.message.split("': ", 1)[-1]
-            raise UsageError(f"bad --kongs item '{item.strip()}': {detail}") from None
+            raise UsageError(f"bad --kongs item '{shown}': {detail}") from None
         if h.n_concealed or not h.melds:
             raise bracketed
         for m in h.melds:
             if m.kind not in KONG_KINDS:
-                raise UsageError(f"bad --kongs item '{item.strip()}': {m.text()} is not a kong")
+                raise UsageError(f"bad --kongs item '{shown}': {m.text()} is not a kong")
             out.append((s, m))
+        if s == winner:
+            raise UsageError(
+                f"bad --kongs item '{shown}': {SEATS[s]} is the winner, whose kongs "
+                "belong in HAND (written in it as [5555m] or (5555m))"
+            )
+        if sum(1 for seat, _ in out if seat == s) > 4:
+            raise UsageError(
+                f"bad --kongs: more than four kongs for {SEATS[s]} (a hand holds at most 4 melds)"
+            )
     return out
+
+
+def _cut(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def discarder_state(declared: bool, looked: bool) -> int:
+    """The discarder's state for 包庄 (DISCARDER_*): ``looked`` implies ``declared``."""
+    if looked:
+        return L.DISCARDER_LOOKED
+    return L.DISCARDER_DECLARED if declared else L.DISCARDER_UNDECLARED
 
 
 def _seat_dict(arr, scale: int = 1) -> dict[str, int]:
@@ -169,7 +194,9 @@ def fan_item_list(
 
     ``items``: the kernel's per-item fan (``fan_items``); ``charged``: the seats that pay (fan > 0
     in ``settle``'s ``fan_out``). 庄 goes to every loser when the winner is the dealer, else to the
-    dealer; 点炮 to the discarder. An item charged to nobody is left out.
+    dealer; 点炮 to the discarder (not to a dealer under dealer_dianpao_stacks: false): the
+    kernels ``dealer_charged`` / ``dianpao_charged`` that ``settle`` uses. An item charged to
+    nobody is left out.
     """
     losers = [SEATS[s] for s in range(L.N_SEATS) if s in charged]
     out = [
@@ -178,12 +205,13 @@ def fan_item_list(
         if items[i]
     ]
     dealer_fan = int(rv[L.RV_FAN_BASE + L.FAN_DEALER])
-    dealer_seats = charged if winner == DEALER else tuple(s for s in charged if s == DEALER)
+    dealer_seats = [SEATS[s] for s in charged if dealer_charged(s, winner, DEALER)]
     if dealer_fan and dealer_seats:
-        out.append(FanItem("dealer", "庄", dealer_fan, [SEATS[s] for s in dealer_seats]))
+        out.append(FanItem("dealer", "庄", dealer_fan, dealer_seats))
     dianpao_fan = int(rv[L.RV_FAN_BASE + L.FAN_DIANPAO])
-    if how == L.HOW_DISCARD and dianpao_fan and discarder in charged:
-        out.append(FanItem("dianpao", "点炮", dianpao_fan, [SEATS[discarder]]))
+    dianpao_seats = [SEATS[s] for s in charged if dianpao_charged(s, DEALER, discarder, how, rv)]
+    if dianpao_fan and dianpao_seats:
+        out.append(FanItem("dianpao", "点炮", dianpao_fan, dianpao_seats))
     order = {name: i for i, (name, _) in enumerate(FAN_NAMES)}
     return sorted(out, key=lambda x: order[x.name])
 
@@ -288,6 +316,7 @@ def score(
     kongs: str | None = None,
     declared: bool = False,
     rules: Variant | str | None = None,
+    looked: bool = False,
 ) -> ScoreResult:
     """Settle one win. ``hand`` is the hand before the win (3k+1 concealed tiles beside its
     melds) or after it (3k+2, the winning tile — the drawn bao for 摸宝 — included).
@@ -295,6 +324,8 @@ def score(
     ``how``: self | discard | mobao | duibao. ``seat``: the winner; ``discarder``: the seat that
     discarded (discard wins); ``bao``: the bao tile (摸宝 / 对宝; defaults to ``win``);
     ``declared``: the discarder had declared tenpai (matters for ``cover_only_undeclared``);
+    ``looked``: he had declared and looked at the current bao (implies ``declared``; matters
+    for ``cover_needs_look``);
     ``kongs``: other seats' kongs, ``SEAT:MELDS,...``. Bad input raises a CcmjError.
     """
     v = _variant(rules)
@@ -304,8 +335,9 @@ def score(
         h, text = parse_hand(hand, v), hand
     w, h_how, winner, d, b = prepare_options(win, how, seat, discarder, bao, base)
     c, own = prepare_hand(h, w, text)
-    others = parse_kongs(kongs, v)
+    others = parse_kongs(kongs, v, winner)
     _check_copies(own, w, others, text)
+    check_one_per_kind([(winner, m) for m in h.melds] + others, v)
     rv = v.vector
     rd = np.zeros(L.RD_LEN, np.int64)
     items = np.zeros(L.N_FAN, np.int64)
@@ -322,7 +354,7 @@ def score(
             winner,
             DEALER,
             d,
-            declared,
+            discarder_state(declared, looked),
             rv,
             tables(),
             rd,
@@ -361,6 +393,17 @@ def score(
         total_amount=_seat_dict(total, base),
         fan_cap=int(v.vector[L.RV_CAP_FAN]) or None,
     )
+
+
+def check_one_per_kind(melds, v: Variant) -> None:
+    """one_special_kong_per_kind: no seat holds two special kongs of one kind, counting the
+    winner's hand and every --kongs item of that seat."""
+    if not v.one_special_kong_per_kind:
+        return
+    for s in range(L.N_SEATS):
+        pair = T.repeated_special(m for seat, m in melds if seat == s)
+        if pair is not None:
+            raise UsageError(f"bad --kongs: seat {SEATS[s]}: {T.one_per_kind_message(*pair)}")
 
 
 def _check_copies(own: np.ndarray, drawn: int, others, text: str):

@@ -1,9 +1,11 @@
 """Tile notation <-> ``uint8[34]`` counts, declared melds, and validation.
 
-Notation (RULES.md §1): MPSZ groups (``123m456p789s11z``), honors also as 东南西北白发中, suits
+Notation (docs/rules.md §1): MPSZ groups (``123m456p789s11z``), honors also as 东南西北白发中, suits
 also as 万/饼(筒)/条(索); melds in brackets: chow ``[123m]``, pung ``[555s]``, open kong
 ``[5555s]``, concealed kong ``(5555s)``, 旋风杠 ``[1234z]``, 喜杠 ``[567z]``, 幺蛋 ``[1m1p1s]``,
-九蛋 ``[9m9p9s]``, each special kong optionally with extra 补 tiles (``[12341z]``).
+九蛋 ``[9m9p9s]``, each special kong optionally with extra 补 tiles (``[12341z]``). What a
+bracket forms depends on the variant's meld options (``MeldRules``); the rule itself is the
+kernel ``_kernels.melds.classify_bracket``.
 
 >>> h = parse_hand("123m456p789s1123s")
 >>> format_hand(h)
@@ -16,6 +18,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,6 +34,7 @@ from ._kernels.layout import (
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
+    MS_ANKONGS,
     MS_CHOWS,
     MS_CLAIMED,
     MS_LEN,
@@ -43,6 +47,9 @@ from ._kernels.layout import (
     ONE_M,
     ONE_P,
     ONE_S,
+    XIAOJI_ANY,
+    XIAOJI_OFF,
+    XIAOJI_ONE,
 )
 from .errors import HandError
 
@@ -52,6 +59,12 @@ HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32,
 HONOR_CHARS.update({"東": 27, "發": 32})  # traditional forms
 OPEN = {"[": "]", "(": ")"}
 
+MELD_NAMES_ZH = {
+    MELD_XUANFENG: "旋风杠",
+    MELD_XI: "喜杠",
+    MELD_YAODAN: "幺蛋",
+    MELD_JIUDAN: "九蛋",
+}
 MELD_NAMES = {
     MELD_CHOW: "chow",
     MELD_PUNG: "pung",
@@ -79,12 +92,23 @@ def is_yaojiu(t: int) -> bool:
     return t >= HONOR or t % 9 in (0, 8)
 
 
+class MeldRules(NamedTuple):
+    """The variant's options on what a bracket forms (``Variant.meld_rules``)."""
+
+    sanfeng: bool = False  # 三风蛋: three different winds make a 旋风杠
+    xiaoji: int = XIAOJI_OFF  # 幺鸡 (1s) as a member: XIAOJI_OFF | XIAOJI_ONE | XIAOJI_ANY
+    xi_bu_any_honor: bool = False  # a 喜杠 takes any honor as 补 tiles
+    one_per_kind: bool = False  # at most one special kong of each kind
+
+
 @dataclass(frozen=True)
 class Meld:
-    """A declared set. ``tiles`` are the physical tiles, 补 tiles of a special kong included."""
+    """A declared set. ``tiles`` are the physical tiles, 补 tiles of a special kong included;
+    ``bu`` counts those 补 tiles (the parser works it out under the variant's meld rules)."""
 
     kind: int
     tiles: tuple[int, ...]
+    bu: int = 0
 
     @property
     def name(self) -> str:
@@ -93,18 +117,6 @@ class Meld:
     @property
     def is_special(self) -> bool:
         return self.kind >= MELD_XUANFENG
-
-    @property
-    def bu(self) -> int:
-        """Extra 补 tiles on a special kong."""
-        if not self.is_special:
-            return 0
-        kinds = set(self.tiles)
-        if self.kind == MELD_XUANFENG and ONE_S not in kinds and not kinds.issuperset(WINDS):
-            base = 3  # 三风蛋: three different winds
-        else:  # the full group; in a 小鸡飞蛋 the 幺鸡 is one of its members
-            base = len(SPECIAL_GROUPS[self.kind])
-        return len(self.tiles) - base
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
@@ -153,6 +165,8 @@ class Hand:
                 ms[MS_PUNGS] += 1
             if m.kind in (MELD_CHOW, MELD_PUNG, MELD_KONG):
                 ms[MS_CLAIMED] += 1
+            elif m.kind == MELD_ANKONG:
+                ms[MS_ANKONGS] += 1
         return ms
 
 
@@ -197,53 +211,46 @@ def _read_tiles(text: str, start: int, stop_chars: str, where: str):
     return tiles, i
 
 
-def _special_kind(tiles: list[int], sanfeng: bool, xiaoji: bool) -> int | None:
-    """Which special kong a bracket of 3+ tiles forms, or None."""
-    kinds = set(tiles)
-    for kind, group in SPECIAL_GROUPS.items():
-        need = 4 if kind == MELD_XUANFENG and not sanfeng else 3
-        if len(tiles) < need:
-            continue
-        if kinds == group:
-            return kind
-        if kind == MELD_XUANFENG and sanfeng and kinds <= group and len(kinds) == 3:
-            return kind  # 三风蛋: three different winds
-        if xiaoji and kind != MELD_YAODAN and ONE_S in kinds:
-            # 小鸡飞蛋: one 幺鸡 stands in for the one missing member (which may come later as
-            # a 补 tile, so every member may be there beside the 幺鸡)
-            rest = kinds - {ONE_S}
-            if rest <= group and len(group - rest) <= 1 and tiles.count(ONE_S) == 1:
-                return kind
-    return None
-
-
-def _classify(tiles: list[int], concealed: bool, text: str, sanfeng: bool, xiaoji: bool) -> Meld:
+def _classify(tiles: list[int], concealed: bool, text: str, rules: MeldRules) -> Meld:
     ts = sorted(tiles)
-    n = len(ts)
-    same = len(set(ts)) == 1
     if concealed:
-        if n == 4 and same:
+        if len(ts) == 4 and len(set(ts)) == 1:
             return Meld(MELD_ANKONG, tuple(ts))
         raise HandError(f"invalid meld '{text}': a concealed kong is four identical tiles")
-    if n == 3 and same:
-        return Meld(MELD_PUNG, tuple(ts))
-    if n == 4 and same:
-        return Meld(MELD_KONG, tuple(ts))
-    if (
-        n == 3
-        and ts[0] < HONOR
-        and ts[0] // 9 == ts[2] // 9
-        and ts == list(range(ts[0], ts[0] + 3))
-    ):
-        return Meld(MELD_CHOW, tuple(ts))
-    if n >= 3:
-        kind = _special_kind(ts, sanfeng, xiaoji)
-        if kind is not None:
-            if kind == MELD_XUANFENG and n == 3:  # 三风蛋 with three winds, no 补
-                return Meld(kind, tuple(tiles))
-            return Meld(kind, tuple(tiles))
-    raise HandError(
-        f"invalid meld '{text}': not a chow, pung, kong or special kong (旋风杠/喜杠/幺蛋/九蛋)"
+    from ._kernels.melds import classify_bracket  # (a kernel: loaded once the mode is chosen)
+
+    kind, bu = classify_bracket(
+        counts_of(tiles), rules.sanfeng, rules.xiaoji, rules.xi_bu_any_honor
+    )
+    if kind < 0:
+        raise HandError(
+            f"invalid meld '{text}': not a chow, pung, kong or special kong (旋风杠/喜杠/幺蛋/九蛋)"
+        )
+    if kind in SPECIAL_GROUPS:  # special kongs keep the order typed
+        return Meld(int(kind), tuple(tiles), int(bu))
+    return Meld(int(kind), tuple(ts))
+
+
+def repeated_special(melds) -> tuple[Meld, Meld] | None:
+    """The first two melds of one special kong kind (None if every kind appears once at most):
+    under ``one_special_kong_per_kind`` a player has one special kong of each kind."""
+    from ._kernels.melds import first_repeated_special  # (a kernel: loaded once the mode is set)
+
+    melds = list(melds)
+    kinds = np.array([m.kind for m in melds], np.int64)
+    i = int(first_repeated_special(kinds, len(melds)))
+    if i < 0:
+        return None
+    return next(m for m in melds if m.kind == melds[i].kind), melds[i]
+
+
+def one_per_kind_message(first: Meld, second: Meld) -> str:
+    """Why two special kongs of one kind are refused, and how to write them."""
+    merged = Meld(first.kind, first.tiles + second.tiles)
+    return (
+        f"two {MELD_NAMES_ZH[first.kind]} melds ({first.text()} and {second.text()}); a player "
+        f"has one special kong of each kind: write the extra members as 补 tiles of the first, "
+        f"e.g. {merged.text()}"
     )
 
 
@@ -260,11 +267,31 @@ def _group_tiles(group: tuple[str, str]) -> tuple[int, ...]:
     return tuple(base + ord(d) - 49 for d in digits)
 
 
-def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Hand:
+def meld_rules(sanfeng: bool = False, xiaoji: bool | int = False, **more) -> MeldRules:
+    """MeldRules from keyword options; ``xiaoji`` True means 小鸡飞蛋 (one 幺鸡)."""
+    mode = XIAOJI_ONE if xiaoji is True else XIAOJI_OFF if xiaoji is False else int(xiaoji)
+    if mode not in (XIAOJI_OFF, XIAOJI_ONE, XIAOJI_ANY):
+        raise ValueError(f"xiaoji: expected a XIAOJI_* mode, got {xiaoji!r}")
+    return MeldRules(bool(sanfeng), mode, **more)
+
+
+DEFAULT_MELD_RULES = MeldRules()
+
+
+def parse_hand(
+    text: str,
+    rules: MeldRules | None = None,
+    *,
+    sanfeng: bool = False,
+    xiaoji: bool | int = False,
+) -> Hand:
     """Parse a hand with optional melds. Raises HandError with a one-line message.
 
-    ``sanfeng`` (三风蛋) and ``xiaoji`` (小鸡飞蛋) are the variant's special-kong options.
+    ``rules``: the variant's meld options (``Variant.meld_rules``); without it, ``sanfeng``
+    (三风蛋) and ``xiaoji`` (小鸡飞蛋; or a XIAOJI_* mode) say the special-kong options.
     """
+    if rules is None:
+        rules = meld_rules(sanfeng, xiaoji) if (sanfeng or xiaoji) else DEFAULT_MELD_RULES
     if not isinstance(text, str) or not text.strip():
         raise HandError("empty hand")
     if _PLAIN.fullmatch(text):  # fast path: concealed tiles only, plain MPSZ
@@ -285,7 +312,7 @@ def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Han
             tiles, end = _read_tiles(text, i + 1, "[]()", where)
             if end >= len(text) or text[end] != close:
                 raise HandError(f"{where}: '{ch}' at position {i + 1} is not closed by '{close}'")
-            melds.append(_classify(tiles, ch == "(", text[i : end + 1], sanfeng, xiaoji))
+            melds.append(_classify(tiles, ch == "(", text[i : end + 1], rules))
             i = end + 1
         else:
             tiles, end = _read_tiles(text, i, "[(", where)
@@ -305,6 +332,10 @@ def parse_hand(text: str, *, sanfeng: bool = False, xiaoji: bool = False) -> Han
             raise HandError(f"{where}: {n} copies of {tile_name(t)} (there are only 4)")
     if len(melds) > 4:
         raise HandError(f"{where}: {len(melds)} declared sets (at most 4)")
+    if rules.one_per_kind:
+        pair = repeated_special(melds)
+        if pair is not None:
+            raise HandError(f"{where}: {one_per_kind_message(*pair)}")
     return hand
 
 

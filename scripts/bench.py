@@ -345,8 +345,7 @@ def bench_cli(n_batch: int, warm_runs: int, tenpai_counts, table: Table) -> dict
     env = dict(os.environ)
     env.pop("CCMJ_JIT", None)  # the default: single-hand commands interpreted
     with tempfile.TemporaryDirectory(prefix="ccmj-bench-") as tmp:
-        env["NUMBA_CACHE_DIR"] = str(Path(tmp) / "numba")
-        env["CCMJ_CACHE_DIR"] = str(Path(tmp) / "ccmj")
+        env["CCMJ_CACHE_DIR"] = str(Path(tmp) / "ccmj")  # tables and compiled kernels: cold
         cmd = [sys.executable, "-m", "ccmj_cli", "waits", CLI_HAND]
 
         def run(args, stdin=None):

@@ -78,11 +78,13 @@ def is_complete(c) -> bool:
     return bool(decompositions(c))
 
 
-def structural_waits(c) -> list[int]:
-    """Tiles t (with fewer than 4 copies already concealed) such that c + t is k sets + a pair."""
+def structural_waits(c, fifth: bool = False) -> list[int]:
+    """Tiles t such that c + t is k sets + a pair: with fewer than 4 copies already concealed,
+    or (``fifth``) also a tile held four times, whose fifth copy no one can draw (RULES §4
+    reports such a wait, with no live copy)."""
     out = []
     for t in range(N):
-        if c[t] < 4:
+        if c[t] < 4 or fifth:
             d = [int(x) for x in c]
             d[t] += 1
             if is_complete(d):
@@ -127,6 +129,7 @@ def melds_info(melds, opts) -> dict:
         "pungs": sum(n in ("pung", "kong", "concealed_kong") for n in names),
         "specials": sum(n in SPECIAL for n in names),
         "claimed": sum(n in ("chow", "pung", "kong") for n in names),
+        "ankongs": names.count("concealed_kong"),
     }
 
 
@@ -197,7 +200,11 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
             )
             if not has_pung:
                 fails.add("no_pung")
-            if mi["n"] == 4 and not piao:
+            # 手把一 (C4): four declared sets and one concealed tile; under
+            # shoubayi_ankong_concealed (MIL 五-4) a concealed kong's tiles are concealed tiles,
+            # so it is not one of the four
+            declared = mi["n"] - (mi["ankongs"] if opts["shoubayi_ankong_concealed"] else 0)
+            if declared == 4 and not piao:
                 fails.add("single_tile_not_piao")
             shape = _jia_shape(pair, sets, win)
             mode = opts["jiahu"]
@@ -210,7 +217,7 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
         # 七对 (RULES.md §9, off by default): C1 and C2 apply; there is no set, so C3 (刻) does
         # not; it scores 七对 (+ 豪华 with a quad) and not 夹胡 (seed 004: 七对 "不计单钓")
         # unless qidui_jiahu: then the win is a 单调, 夹 as RULES §4 reads for any pair.
-        value = fan["qidui"] + (fan["haohua"] if 4 in c else 0)
+        value = fan["qidui"] + (fan["haohua"] if haohua(c, win, opts) else 0)
         mode = opts["jiahu"]
         jia = opts["qidui_jiahu"] and (mode != "single_wait" or single)
         value += fan["jiahu"] if jia else 0
@@ -235,6 +242,15 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
     return Verdict(False, reasons, frozenset(), mq, found)
 
 
+def haohua(c14, win: int, opts) -> bool:
+    """豪华七对 of a complete 七对 (``c14``, the winning tile included): it holds four of a kind
+    (haohua any_quad), or the winning tile is the fourth (wait_completes_quad: the wait was a
+    pair already held; a four held before the win is plain 七对)."""
+    if opts["haohua"] == "wait_completes_quad":
+        return c14[win] == 4
+    return 4 in list(c14)
+
+
 def own_counts(hand) -> list[int]:
     own = [int(x) for x in hand.concealed]
     for m in hand.melds:
@@ -244,9 +260,10 @@ def own_counts(hand) -> list[int]:
 
 
 def all_structural_waits(hand, opts) -> list[int]:
-    """Standard-form waits, plus the 七对 wait when the variant allows 七对 (no melds)."""
+    """Standard-form waits (a fifth copy of a tile held four times included), plus the 七对
+    wait when the variant allows 七对 (no melds)."""
     c = [int(x) for x in hand.concealed]
-    ws = set(structural_waits(c))
+    ws = set(structural_waits(c, fifth=True))
     if opts["qidui"] and not hand.melds and sum(c) == 13:
         for t in range(N):
             if c[t] < 4:
@@ -282,8 +299,18 @@ def waits(hand, opts) -> WaitsAnswer:
         first[live_legal[0]] = verdict(live_legal[0], True)
     tenpai = bool(live_legal)
     yaojiu = any(own[t] and is_yaojiu(t) for t in range(N))
-    can_look = tenpai and (yaojiu or not opts["bao_forbidden_without_yaojiu"])
+    # RULES §6: a 断幺九 hand may not look when bao_forbidden_without_yaojiu, nor when it may
+    # not declare at all (duanyaojiu_may_declare false, MIL 七-1)
+    forbidden = opts["bao_forbidden_without_yaojiu"] or not may_declare(hand, opts)
+    can_look = tenpai and (yaojiu or not forbidden)
     return WaitsAnswer(first, live_legal, tenpai, can_look)
+
+
+def may_declare(hand, opts) -> bool:
+    """May the hand declare tenpai (报听): not a hand with no 幺九 (melds counted) under
+    duanyaojiu_may_declare false."""
+    own = own_counts(hand)
+    return opts["duanyaojiu_may_declare"] or any(own[t] and is_yaojiu(t) for t in range(N))
 
 
 def check(hand, win: int, opts) -> Verdict:
@@ -333,6 +360,45 @@ def shanten(c) -> int:
     """Standard-form shanten of 3k+1 or 3k+2 tiles (k <= 2 keeps this fast): -1 = complete."""
     n = int(sum(c))
     return distance(c, (n - 1) // 3) - 1
+
+
+def live_shanten(c, own) -> int:
+    """``shanten`` where a wait held four times is no wait (RULES §4: every copy is the player's
+    own, ``own`` counting melds): a 3k+1 hand whose structural waits are all such is
+    1-shanten, and a 3k+2 hand is 0-shanten only if a discard leaves a wait with a copy
+    outside the player's tiles."""
+    c = [int(x) for x in c]
+    sh = shanten(c)
+    if sh != 0:
+        return sh
+    if sum(c) % 3 == 1:
+        return 0 if any(own[t] < 4 for t in structural_waits(c)) else 1
+    for d in range(N):
+        if c[d]:
+            rest = list(c)
+            rest[d] -= 1
+            left = list(own)
+            left[d] -= 1
+            if shanten(rest) == 0 and any(left[t] < 4 for t in structural_waits(rest)):
+                return 0
+    return 1
+
+
+def live_useful(c, own) -> list[int]:
+    """Tiles the player can draw (a copy outside his own tiles) that lower ``live_shanten``."""
+    c = [int(x) for x in c]
+    own = [int(x) for x in own]
+    now = live_shanten(c, own)
+    out = []
+    for t in range(N):
+        if own[t] < 4:
+            c[t] += 1
+            own[t] += 1
+            if live_shanten(c, own) < now:
+                out.append(t)
+            c[t] -= 1
+            own[t] -= 1
+    return out
 
 
 def useful(c) -> list[int]:

@@ -13,6 +13,7 @@ from ccmj_cli import bao as B
 from ccmj_cli import scoring as S
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import bao as K
+from ccmj_cli._kernels import layout as L
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli.cli import app
 from ccmj_cli.errors import HandError
@@ -105,14 +106,18 @@ def test_kernels_directly():
     assert K.look_block(c, ms, own, v.vector, tb) == K.LOOK_OK
     assert K.is_duibao(c, T.tile_index("5s"), ms, own, v.vector, tb)
     assert not K.is_duibao(c, T.tile_index("6s"), ms, own, v.vector, tb)
-    rd = np.zeros(17, np.int64)
+    rd = np.zeros(L.RD_LEN, np.int64)
     assert K.bao_stands_for(c, ms, own, v.vector, tb, rd) == T.tile_index("5s")
     public = np.zeros(34, np.int64)
     public[5] = 3
     assert K.must_change(5, public) and not K.must_change(4, public)
     out = np.zeros(2, np.int64)
-    assert K.bao_outcome(c, T.tile_index("9p"), ms, own, v.vector, tb, out) == K.BAO_MOBAO_POSSIBLE
+    nine_p = T.tile_index("9p")
+    assert K.bao_outcome(c, nine_p, 3, ms, own, v.vector, tb, out) == K.BAO_MOBAO_POSSIBLE
     assert out[1] == T.tile_index("5s")
+    # no copy of the bao kind left to draw (``live`` 0): 摸宝 cannot happen
+    assert K.bao_outcome(c, nine_p, 0, ms, own, v.vector, tb, out) == K.BAO_NO_MOBAO
+    assert out[1] == -1
 
 
 def test_bao_score_matches_score_command():

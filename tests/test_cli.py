@@ -40,12 +40,14 @@ def assert_error(r, code: int, *words):
 def test_waits_json_fields():
     # 23m waiting 1m/4m (两面): tenpai, both legal, 4 live each, not 夹
     d = ok_json("waits", "23m456p789s111z55s")
-    assert {"tenpai", "can_look_bao", "waits"} <= set(d)
-    assert d["tenpai"] is True and d["can_look_bao"] is True
-    assert [set(w) >= {"tile", "legal", "reasons", "live", "jiahu", "piao"} for w in d["waits"]]
+    # exactly the documented fields (README "JSON fields")
+    assert set(d) == {"hand", "tenpai", "can_look_bao", "bao_reason", "waits", "live_total"}
+    assert all(set(w) == {"tile", "legal", "reasons", "live", "jiahu", "piao"} for w in d["waits"])
+    assert d["tenpai"] is True and d["can_look_bao"] is True and d["bao_reason"] is None
     assert [(w["tile"], w["legal"], w["reasons"], w["live"], w["jiahu"], w["piao"])
             for w in d["waits"]] == [("1m", True, [], 4, False, False),
                                       ("4m", True, [], 4, False, False)]  # fmt: skip
+    assert d["live_total"] == 8
 
 
 def test_waits_json_reasons_and_bao():
@@ -62,11 +64,39 @@ def test_waits_visible_reduces_live():
     assert {w["tile"]: w["live"] for w in d["waits"]} == {"1m": 3, "4m": 2}
 
 
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of every line of a table's output (runs of 2+ spaces separate cells)."""
+    import re
+
+    return [re.split(r"\s{2,}", line.strip()) for line in text.splitlines() if line.strip()]
+
+
 def test_waits_table_output():
+    # 23m456p789s111z55s: 两面 1m/4m, both legal, 4 live each (none held), neither 夹 nor 飘;
+    # 111z has a 幺九, so the hand may look at the bao; 8 live legal copies
     r = run("waits", "23m456p789s111z55s")
     assert r.exit_code == 0
-    assert "tenpai" in r.stdout and "1m" in r.stdout and "4m" in r.stdout
-    assert "夹胡" in r.stdout
+    rows = table_rows(r.stdout)
+    assert rows[:4] == [
+        ["hand", "23m456p55789s111z"],
+        ["tenpai", "yes"],
+        ["can look at bao", "yes"],
+        ["live legal waits", "8"],
+    ]
+    assert rows[4] == ["wait", "legal", "why not", "live", "夹胡", "飘胡"]
+    assert set(rows[5][0]) == {"-"}  # the rule under the header
+    assert rows[6:] == [["1m", "yes", "-", "4", "no", "no"], ["4m", "yes", "-", "4", "no", "no"]]
+
+
+def test_waits_table_output_reasons_and_bao():
+    # 78m 234p 55p 345s 666s: 断幺九 waiting 6m (no 幺九: not legal) / 9m (legal, 边张 7-8-9:
+    # 夹); may not look at the bao (RULES §6)
+    rows = table_rows(run("waits", "78m234p345s666s55p").stdout)
+    assert rows[2] == ["can look at bao", "no (duanyaojiu)"]
+    assert rows[6:] == [
+        ["6m", "no", "no_yaojiu", "4", "no", "no"],
+        ["9m", "yes", "-", "4", "yes", "no"],
+    ]
 
 
 def test_chinese_honors_accepted():

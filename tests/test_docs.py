@@ -24,3 +24,10 @@ def test_rules_yaml_lists_every_option_with_its_default():
     assert data.pop("extends") == "default"
     assert set(data) == set(SCHEMA), "rules.yaml and the schema name different options"
     assert load_variant(str(ROOT / "rules.yaml")).to_dict() == load_variant().to_dict()
+
+
+def test_readme_variant_section_names_every_option():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The variant file", 1)[1].split("\n## ", 1)[0]
+    for key in SCHEMA:
+        assert f"`{key}`" in section or f"`{key}.*`" in section, key

@@ -69,6 +69,30 @@ def test_dealer_pays_more():
     assert r.expected_payment == pytest.approx(48 * 36 / 15006, abs=1e-12)
 
 
+def test_concealed_kong_hand_under_mil2024():
+    # 7z [123m][222p](9999p)[345s]: by default no legal win exists (手把一 with chow melds: the
+    # concealed kong is a declared set), so P(win) stays 0. Under mil2024
+    # (shoubayi_ankong_concealed) the hand waits on 7z as a legal 单吊: 3 copies among the
+    # 136 - 14 = 122 unseen (the kong holds 4 tiles), P(win by t) = 1 - C(119, t)/C(122, t).
+    # Each win: 平胡 1 + 夹胡 (单调) 1 + 自摸 1 = 3 fan (no 门清: claimed melds), a
+    # non-dealer: the dealer pays 2^3 = 8, the two others 4 each -> 16 (as `score` says).
+    hand = "7z[123m][222p](9999p)[345s]"
+    r = X.analyze(hand, draws=6).results[0]
+    assert r.legal_shanten is None and (r.p_win == 0).all() and r.expected_payment == 0
+    r = X.analyze(hand, draws=6, rules="mil2024").results[0]
+    assert r.legal_shanten == 0 and r.tenpai and r.useful_total == 3
+    for t in range(1, 7):
+        assert abs(r.p_win[t] - hyper(122, 3, t)) < 1e-12
+    assert abs(r.expected_payment - 16 * hyper(122, 3, 6)) < 1e-9
+    assert abs(r.p_jiahu - hyper(122, 3, 6)) < 1e-12 and r.p_piao == 0
+    # the 14-tile hand 77z + the melds (15 tiles: 121 unseen) has one discard, a 7z: the same
+    # wait, with 4 - 2 = 2 copies left among the 121
+    rows = X.analyze("77z[123m][222p](9999p)[345s]", draws=4, rules="mil2024").results
+    assert [x.discard for x in rows] == ["7z"]
+    for t in range(1, 5):
+        assert abs(rows[0].p_win[t] - hyper(121, 2, t)) < 1e-12
+
+
 # --- tenpai hands: the closed form ----------------------------------------------------------
 
 

@@ -128,7 +128,9 @@ def test_a_first_run_builds_the_tables_in_a_child_and_still_runs_interpreted(tmp
     lines, last = run_ccmj("waits", "111m456p789s2345s", "--json", CCMJ_CACHE_DIR=str(tmp_path))
     assert last == "False 0"
     assert json.loads(lines[0])["waits"][0]["tile"] == "2s"
-    assert any(tmp_path.glob("ccmj/tables-v*/suit-features.npy"))
+    # CCMJ_CACHE_DIR is the cache folder itself (it was CCMJ_CACHE_DIR/ccmj, unlike the README)
+    assert any(tmp_path.glob("tables-v*/suit-features.npy"))
+    assert any(tmp_path.glob("tables-v*/manifest.json"))
 
 
 def test_a_handful_of_stdin_lines_runs_interpreted_a_batch_compiled():

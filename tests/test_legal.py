@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import legal as G
+from ccmj_cli._kernels.layout import MS_LEN
 from ccmj_cli._kernels.shape import shanten
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli.rules import load_variant
@@ -19,7 +20,7 @@ _MEMOS: dict = {}
 
 def dist(text: str, v=DEFAULT) -> int:
     """The kernel's legal distance of a hand (concealed tiles beside its melds)."""
-    h = T.parse_hand(text, sanfeng=v.sanfeng_dan, xiaoji=v.xiaoji_feidan)
+    h = T.parse_hand(text, v.meld_rules)
     memo = _MEMOS.get(id(v)) or G.new_memo(v.vector)
     d, memo = G.distance(h.concealed.copy(), h.meld_summary(), v.vector, memo)
     _MEMOS[id(v)] = memo
@@ -66,6 +67,24 @@ def test_four_melds_must_be_piao():
     assert dist("5z[123m][456p][789s][111z]") == G.INF
     # beside four pungs: the single tile's pair (distance 1)
     assert dist("5z[111m][444p][777s][222z]") == 1
+
+
+def test_concealed_kong_under_shoubayi_ankong_concealed():
+    # 7z [123m][222p](9999p)[345s]: four declared sets, one of them a concealed kong, and
+    # chows among them. By default 手把一 (four declared sets) wins only as 飘胡, impossible
+    # beside chow melds: no legal win at any distance. Under mil2024 (shoubayi_ankong_concealed)
+    # the concealed kong's tiles count as concealed, so this is an ordinary 单吊 on 7z (中 pair;
+    # 三色 by 123m/222p/345s, 幺九 by 1m/9p, 刻 by 222p): distance 1, and with the 7z drawn, 0.
+    mil = load_variant("mil2024")
+    assert dist("7z[123m][222p](9999p)[345s]") == G.INF
+    assert dist("77z[123m][222p](9999p)[345s]") == G.INF
+    assert dist("7z[123m][222p](9999p)[345s]", mil) == 1
+    assert dist("77z[123m][222p](9999p)[345s]", mil) == 0
+    # the option alone does it (nothing else of mil2024 is needed)
+    only = S.variant_with(shoubayi_ankong_concealed=True)
+    assert dist("7z[123m][222p](9999p)[345s]", only) == 1
+    # an open kong is a declared set either way: still 手把一, no legal win
+    assert dist("7z[123m][222p][9999p][345s]", mil) == G.INF
 
 
 # --- against the reference ----------------------------------------------------------------------
@@ -136,7 +155,7 @@ def test_legal_distance_is_at_least_the_standard_one(tiles):
 def test_neighbours_equal_the_distance_of_each_neighbour(tiles, v):
     # the context path (other groups combined once) against a fresh distance per neighbour
     c = S.counts(tiles)
-    ms = np.zeros(7, np.int64)
+    ms = np.zeros(MS_LEN, np.int64)
     memo = G.new_memo(v.vector)
     for sign in (1, -1):
         out = np.zeros(34, np.int64)
@@ -155,7 +174,7 @@ def test_neighbours_equal_the_distance_of_each_neighbour(tiles, v):
 @given(S.random_hands(sizes=(13,)), S.variants())
 def test_swaps_equal_the_distance_of_each_draw_and_discard(tiles, v):
     c = S.counts(tiles)
-    ms = np.zeros(7, np.int64)
+    ms = np.zeros(MS_LEN, np.int64)
     memo = G.new_memo(v.vector)
     cx = G.new_context()
     memo = G.context(c, ms, v.vector, memo, cx)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from ccmj_cli import odds as O
+from ccmj_cli._kernels.layout import MS_LEN
 from ccmj_cli._kernels.policy import (
     choose_discard,
     choose_discard_cached,
@@ -338,7 +339,7 @@ def _policy_reference(c, view):
 
 def test_policy_matches_the_documented_rule_with_and_without_memo():
     rv, tb = load_variant(None).vector, tables()
-    ms = np.zeros(7, np.int64)
+    ms = np.zeros(MS_LEN, np.int64)
     memo = new_memo()
     wbuf = np.zeros((34, 5), np.int64)
     shs = np.zeros(34, np.int64)
@@ -380,11 +381,25 @@ def test_huanbao_at_the_first_look_rerolls_the_bao():
 
 # --- property tests: random tenpai hands -------------------------------------------------------
 
+import naive  # noqa: E402
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from strategies import examples  # noqa: E402
 
 from ccmj_cli import tiles as T  # noqa: E402
-from ccmj_cli.hand import waits as hand_waits  # noqa: E402
+
+DEFAULT_OPTS = load_variant(None).options
+
+
+def naive_waits(hand: str):
+    """The naive reference's waits (tests/naive.py), not ccmj's: live legal waits, tenpai, look."""
+    return naive.waits(T.parse_hand(hand), DEFAULT_OPTS)
+
+
+def naive_live_total(hand: str) -> int:
+    """Live copies of the legal waits: 4 - the player's own copies of each (nothing visible)."""
+    own = naive.own_counts(T.parse_hand(hand))
+    return sum(4 - own[t] for t in naive_waits(hand).live_legal)
 
 
 @st.composite
@@ -408,27 +423,37 @@ def tenpai_hands(draw):
           suppress_health_check=[HealthCheck.filter_too_much])  # fmt: skip
 @given(tenpai_hands(), st.integers(1, 20))
 def test_exact_is_hypergeometric_over_the_live_legal_waits(hand, n):
-    w = hand_waits(hand)  # the public waits API: live copies of each legal wait
-    assume(w.tenpai)
+    # the winning tiles come from the naive reference, not from ccmj's own waits
+    assume(naive_waits(hand).tenpai)
     r = O.odds(hand, declare=True, draws=n, trials=0, exact=True).results[0]
-    assert r.exact.p_win == pytest.approx(hyper(123, w.live_total, n))
+    assert r.exact.p_win == pytest.approx(hyper(123, naive_live_total(hand), n))
     assert sum(r.exact.by_method.values()) == pytest.approx(r.exact.p_win)
     assert sum(r.exact.by_round) == pytest.approx(r.exact.p_win)
     assert r.exact.p_jiahu <= r.exact.p_win + 1e-12 and r.exact.p_piao <= r.exact.p_win + 1e-12
 
 
-@settings(max_examples=6, deadline=None, derandomize=True,
+Z_RANDOM = 4.0  # two-sided 99.994%: a run of this property fails by chance well under 0.1%
+
+
+# Random hands, new ones every run (no derandomize): a fixed handful would test the same six
+# hands forever. The seed is drawn too, so a failure replays exactly (Hypothesis prints it).
+@settings(max_examples=examples(6), deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much])  # fmt: skip
-@given(tenpai_hands(), st.integers(3, 17), st.sampled_from(["none", "unknown"]))
-def test_monte_carlo_agrees_with_exact_on_random_tenpai_hands(hand, n, bao):
-    assume(hand_waits(hand).can_look_bao or bao == "none")
-    assume(hand_waits(hand).tenpai)
+@given(
+    tenpai_hands(),
+    st.integers(3, 17),
+    st.sampled_from(["none", "unknown"]),
+    st.integers(0, 2**32 - 1),
+)
+def test_monte_carlo_agrees_with_exact_on_random_tenpai_hands(hand, n, bao, seed):
+    w = naive_waits(hand)
+    assume(w.tenpai and (w.can_look_bao or bao == "none"))
     trials = 8_000
-    r = O.odds(hand, declare=True, draws=n, bao=bao, trials=trials, seed=n, exact=True)
+    r = O.odds(hand, declare=True, draws=n, bao=bao, trials=trials, seed=seed, exact=True)
     r = r.results[0]
     assert r.exact is not None, r.exact_note
-    assert within(r.p_win, r.exact.p_win, trials)
-    assert within(r.p_jiahu, r.exact.p_jiahu, trials)
+    assert within(r.p_win, r.exact.p_win, trials, z=Z_RANDOM)
+    assert within(r.p_jiahu, r.exact.p_jiahu, trials, z=Z_RANDOM)
 
 
 def test_dealer_raises_every_share():

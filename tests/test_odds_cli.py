@@ -1,7 +1,12 @@
 """ccmj odds through the CLI (typer CliRunner): output, JSON fields, errors, exit codes."""
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
+import pytest
 from typer.testing import CliRunner
 
 from ccmj_cli.cli import app
@@ -180,3 +185,44 @@ def test_absurd_trials_is_one_line_exit_2():
     r = odds(TANKI, "--trials", "1000000000000")
     assert r.exit_code == 2 and r.stderr.startswith("error: bad --trials")
     assert r.stderr.count("\n") == 1
+
+
+# --- Ctrl-C: the README's contract, from a real process ---------------------------------------
+# "A run that lasts over a second shows a progress bar on stderr. Ctrl-C stops it and prints the
+# estimate from the trials finished so far (marked INTERRUPTED, exit code 130)."
+
+SLOW = "123m469p789s1557z"  # 2-shanten: the discard policy runs, ~10k trials per second
+ODDS = [sys.executable, "-m", "ccmj_cli", "odds", SLOW, "--declare", "--seed", "1"]
+
+
+@pytest.fixture(scope="module")
+def startup_seconds():
+    """A short run first: it compiles (or loads) the kernels and times this machine's start-up,
+    so that the signal below arrives while trials run, not while Python or Numba loads."""
+    t0 = time.monotonic()
+    warm = subprocess.run([*ODDS, "--trials", "1000"], capture_output=True, text=True, timeout=900)
+    assert warm.returncode == 0, warm.stderr
+    return time.monotonic() - t0
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_sigint_prints_the_estimate_and_exits_130(as_json, startup_seconds):
+    trials = 1_000_000  # minutes of work: it cannot finish before the signal
+    cmd = [*ODDS, "--trials", str(trials), *(["--json"] if as_json else [])]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(startup_seconds + 2.0)
+        assert p.poll() is None, p.communicate()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:  # never leave the child behind
+            p.kill()
+            p.communicate()
+    assert p.returncode == 130, (p.returncode, err)
+    assert "Traceback" not in err
+    if as_json:
+        d = json.loads(out)
+        assert d["interrupted"] is True and d["trials"] < trials and d["trials"] % 1000 == 0
+    else:
+        assert "INTERRUPTED" in out and "P(win)" in out

@@ -49,9 +49,10 @@ def test_waits_many_equals_brute_force_near_complete(h):
 @settings(max_examples=S.examples(150))
 @given(S.tenpai_hands())
 def test_waits_rows_are_the_structural_waits(h):
+    # RULES §4: waits lists a wait held four times too (no live copy), concealed ones included
     text, _, rest, _ = h
     got = [idx(w.tile) for w in H.waits(text).waits]
-    assert got == naive.structural_waits(S.counts(rest))
+    assert got == naive.structural_waits(S.counts(rest), fifth=True)
 
 
 def test_waits_many_bulk_rows_independent():
@@ -355,12 +356,16 @@ def test_shanten_equal_naive_dense(tiles):
 @settings(max_examples=S.examples(100))
 @given(S.tenpai_hands(min_melds=2))
 def test_shanten_api_with_melds_equal_naive(h):
-    # a 13-tile hand with >= 2 melds has <= 7 concealed tiles: naive shanten is exact and fast
-    text, _, rest, _ = h
+    # a 13-tile hand with >= 2 melds has <= 7 concealed tiles: naive shanten is exact and fast.
+    # The removed tile is a live wait (at most three of it are left), so the hand is tenpai;
+    # a useful tile is one the player can draw: not one whose four copies are all his own,
+    # melds included (1222333m[123m][456m]: 2m and 3m are not useful, 1m is)
+    text, _, rest, ms = h
     r = H.shanten(text)
     c = S.counts(rest)
-    assert r.shanten == naive.shanten(c) == 0
-    assert [idx(u.tile) for u in r.useful] == naive.useful(c)
+    own = naive.own_counts(T.parse_hand(text))
+    assert r.shanten == naive.shanten(c) == naive.live_shanten(c, own) == 0
+    assert [idx(u.tile) for u in r.useful] == naive.live_useful(c, own)
 
 
 @pytest.mark.parametrize("n", [13, 14])

@@ -91,6 +91,24 @@ CHECK_CASES = [
     Case("5m[111m][444p][777s][567z]", "5m",
          "special_kong_is_pung false: the 喜杠 is not a pung, so 手把一 cannot win",
          opts={"special_kong_is_pung": False}, legal=False, reasons=("single_tile_not_piao",)),
+    # ---------------------------------------------------------------- C4 with a concealed kong
+    Case("7z[123m][222p](9999p)[345s]", "7z",
+         "RULES C4: the concealed kong is one of four declared sets, so this chow hand is down "
+         "to one tile and may only win as 飘胡", legal=False,
+         reasons=("single_tile_not_piao",)),
+    Case("7z[123m][222p](9999p)[345s]", "7z",
+         "shoubayi_ankong_concealed (MIL 五-4): the concealed kong's tiles are concealed tiles, "
+         "so the hand is not down to one tile: a legal 单吊 (中 pair, 三色, 幺九, 刻 by 222p), "
+         "and the 单调 is 夹 under jiahu any; the claimed melds break 门清",
+         opts={"shoubayi_ankong_concealed": True}, legal=True, jiahu=True, piao=False,
+         menqing=False),
+    Case("5m[123m][456p][789s][111z]", "5m",
+         "shoubayi_ankong_concealed changes nothing without a concealed kong: four claimed "
+         "sets + one tile, with chows -> only 飘胡", opts={"shoubayi_ankong_concealed": True},
+         legal=False, reasons=("single_tile_not_piao",)),
+    Case("5m[111m][444p][777s](2222z)", "5m",
+         "a 飘胡 hand with a concealed kong wins under either reading of C4",
+         opts={"shoubayi_ankong_concealed": True}, legal=True, piao=True),
     # ---------------------------------------------------------------- 飘胡
     Case("111m444p777s22z33z", "2z", "飘胡 on a 双碰: piao, not 夹 (two waits, no shape)",
          legal=True, piao=True, jiahu=False),
@@ -175,6 +193,9 @@ CHECK_CASES = [
          opts={"qidui": True}, legal=False, reasons=("no_yaojiu",)),
     Case("1111m3344p5566s7z", "7z", "qidui: a quad counts as two pairs (豪华七对)",
          opts={"qidui": True}, legal=True, qidui=True),
+    Case("1111m3344p5566s7z", "7z",
+         "haohua wait_completes_quad: the four held before the win is still two pairs: 七对",
+         opts={"qidui": True, "haohua": "wait_completes_quad"}, legal=True, qidui=True),
     # ---------------------------------------------------------------- incomplete
     Case("123m456p789s111z5z", "6z", "not four sets and a pair -> just incomplete",
          legal=False, reasons=("incomplete",)),
@@ -259,10 +280,14 @@ def test_wait_held_four_times_beside_a_live_wait():
     assert r.tenpai and r.live_total == 4
 
 
-def test_four_concealed_copies_are_no_wait():
-    # 1111m234p567s789s: 111m + 1m would need a fifth 1m: no structural wait at all
+def test_four_concealed_copies_are_a_dead_wait():
+    # 1111m234p567s789s: 111m + 11m with a fifth 1m is four sets and a pair, so 1m is a
+    # structural wait (RULES §4), and legal (三色, 幺九 1m/9s, 刻 111m; 单调 -> 夹), but all four
+    # 1m are the player's own: reported with live 0, and the hand is not tenpai (shanten 1).
     r = H.waits("1111m234p567s789s")
-    assert r.waits == [] and not r.tenpai
+    assert [(w.tile, w.legal, w.live, w.jiahu) for w in r.waits] == [("1m", True, 0, True)]
+    assert not r.tenpai and not r.can_look_bao and r.live_total == 0
+    assert H.shanten("1111m234p567s789s").shanten == 1
 
 
 def test_visible_tiles_reduce_live_counts():

@@ -4,8 +4,9 @@
 - ``is_duibao``: 对宝 — the bao seen at the look is one of the hand's live legal waits.
 - ``bao_stands_for``: 摸宝 — the live legal wait the bao stands for: the one that scores most
   (夹胡 by 独听 or shape included), ties to the lowest tile.
-- ``must_change``: 换宝 — the three other copies of the bao kind are public.
-- ``bao_outcome``: the three together, the way a table applies them.
+- ``must_change``: 换宝 — the three other copies of the bao kind are public;
+  ``change_rule``: whether the bao then must (bao_change always) or may (optional) be changed.
+- ``bao_outcome``: the look, 对宝 and 摸宝 together, the way a table applies them.
 """
 
 import numpy as np
@@ -26,10 +27,11 @@ from .layout import (
     HOW_MOBAO,
     N_FAN,
     N_KINDS,
+    RD_HAOHUA,
     RD_LEN,
-    RD_QIDUI,
+    RV_BAO_CHANGE,
 )
-from .score import fan_items, is_haohua, score_win
+from .score import fan_items, score_win
 
 __all__ = ["LOOK_OK", "LOOK_NOT_TENPAI", "LOOK_DUANYAOJIU"]  # look_block codes (judge.look_rule)
 
@@ -37,6 +39,12 @@ __all__ = ["LOOK_OK", "LOOK_NOT_TENPAI", "LOOK_DUANYAOJIU"]  # look_block codes 
 BAO_DUIBAO = 0  # the bao is a live legal wait: immediate win (自摸 + 宝)
 BAO_MOBAO_POSSIBLE = 1  # drawing a tile of the bao kind wins as bao_stands_for
 BAO_CANNOT_LOOK = 2  # see look_block for why
+BAO_NO_MOBAO = 3  # not 对宝, and no copy of the bao kind is left to draw: 摸宝 cannot happen
+
+# change_rule codes (换宝)
+CHANGE_NONE = 0  # fewer than three other copies are public
+CHANGE_MAY = 1  # three are public and bao_change is optional: the declared player may change
+CHANGE_MUST = 2  # three are public and bao_change is always: the bao is re-rolled
 
 
 @njit(cache=True)
@@ -71,7 +79,7 @@ def bao_stands_for(c, ms, own, rv, tb, rd):
         if waits[t, W_LEGAL] != 1 or own[t] >= 4:
             continue
         judge_win(c, t, ms, own, rv, tb, rd)
-        fan_items(rd, HOW_MOBAO, rd[RD_QIDUI] == 1 and is_haohua(c, t), rv, items)
+        fan_items(rd, HOW_MOBAO, rd[RD_HAOHUA] == 1, rv, items)
         f = 0
         for i in range(N_FAN):
             f += items[i]
@@ -90,11 +98,23 @@ def must_change(bao, public):
 
 
 @njit(cache=True)
-def bao_outcome(c, bao, ms, own, rv, tb, out):
-    """What the bao does for a tenpai hand at its look: BAO_* code.
+def change_rule(bao, public, rv):
+    """换宝 at the look: CHANGE_NONE, CHANGE_MUST (three other copies public, bao_change
+    always) or CHANGE_MAY (three public, bao_change optional: MIL 三-25, the declared player's
+    choice)."""
+    if not must_change(bao, public):
+        return CHANGE_NONE
+    return CHANGE_MAY if rv[RV_BAO_CHANGE] else CHANGE_MUST
 
+
+@njit(cache=True)
+def bao_outcome(c, bao, live, ms, own, rv, tb, out):
+    """What the bao does for a tenpai hand at its look (the bao kept): BAO_* code.
+
+    ``live``: copies of the bao kind the player can still draw (not his, not public, not the
+    bao tile itself); with none, a hand that is not 对宝 cannot 摸宝 (BAO_NO_MOBAO).
     ``out[0]`` = LOOK_* code, ``out[1]`` = the tile the win is scored on (the bao for 对宝, the
-    best wait for 摸宝, -1 when the hand cannot look).
+    best wait for 摸宝, -1 when the hand cannot look or cannot 摸宝).
     """
     out[0] = look_block(c, ms, own, rv, tb)
     out[1] = -1
@@ -103,6 +123,8 @@ def bao_outcome(c, bao, ms, own, rv, tb, out):
     if is_duibao(c, bao, ms, own, rv, tb):
         out[1] = bao
         return BAO_DUIBAO
+    if live <= 0:
+        return BAO_NO_MOBAO
     rd = np.zeros(RD_LEN, np.int64)
     out[1] = bao_stands_for(c, ms, own, rv, tb, rd)
     return BAO_MOBAO_POSSIBLE

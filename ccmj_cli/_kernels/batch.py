@@ -9,9 +9,10 @@ prepared row with the one judgment-and-scoring kernel ``bao.score_any``.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .bao import score_any
+from .jit import compiled_njit as njit
 from .layout import MS_LEN, N_FAN, N_KINDS, N_SEATS, RD_FAILS, RD_LEN
 from .notation import _DIGIT_0, _DIGIT_9, format_counts, plain_counts
 
@@ -117,7 +118,7 @@ def buffers(n):
         "how": np.zeros(n, np.int64),
         "winner": np.zeros(n, np.int64),
         "discarder": np.zeros(n, np.int64),
-        "declared": np.zeros(n, np.bool_),
+        "declared": np.zeros(n, np.int64),  # the discarder's state (DISCARDER_*)
         "active": np.zeros(n, np.bool_),
         "ok": np.zeros(n, np.uint8),
         "res": np.zeros((n, 3), np.int64),

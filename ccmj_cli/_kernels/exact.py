@@ -32,9 +32,9 @@ import numpy as np
 from . import hashtab as HT
 from . import legal as LG
 from .jit import njit
-from .judge import W_COLS, W_LEGAL, judge_waits, judge_win
-from .layout import HOW_SELF, N_FAN, N_KINDS, N_SEATS, RD_JIAHU, RD_LEN, RD_PIAO, RD_QIDUI
-from .score import fan_items, is_haohua, settle
+from .judge import W_COLS, W_LEGAL, judge_waits, judge_win, may_declare
+from .layout import HOW_SELF, N_FAN, N_KINDS, N_SEATS, RD_HAOHUA, RD_JIAHU, RD_LEN, RD_PIAO
+from .score import fan_items, settle
 
 MOVES_USEFUL = 0
 MOVES_ALL = 1
@@ -87,8 +87,7 @@ def _payment(c, w, ms, own, rv, tb, dealer, rd, items, fan, pay):
     legal = judge_win(c, w, ms, own, rv, tb, rd)
     if not legal:
         return False, 0, 0, 0
-    hh = rd[RD_QIDUI] == 1 and is_haohua(c, w)
-    fan_items(rd, HOW_SELF, hh, rv, items)
+    fan_items(rd, HOW_SELF, rd[RD_HAOHUA], rv, items)
     settle(items, 0, dealer, -1, HOW_SELF, rv, fan, pay)
     return True, pay[0], rd[RD_JIAHU], rd[RD_PIAO]
 
@@ -98,7 +97,8 @@ H_DIST = 0  # legal distance
 H_MASK = 1  # useful kinds (MOVES_USEFUL); -2 = not computed yet
 H_TEN = 2  # tenpai: a legal wait with a copy outside the player's tiles
 H_LEGAL = 3  # legal waits
-H_COLS = 4
+H_DECL = 4  # tenpai and may declare (judge.may_declare): a declared hand locks here
+H_COLS = 5
 # per-state columns
 S_HAND = 0
 S_DEPTH = 1  # own discards since the start (MOVES_ALL: the turn the state is reached at)
@@ -160,6 +160,7 @@ def _judge_hand(hi, c, ms, meld_own, rv, tb, moves, memo, hands, own, wbuf):
     hands[hi, H_MASK] = mask
     hands[hi, H_TEN] = 1 if n_live > 0 else 0
     hands[hi, H_LEGAL] = lm
+    hands[hi, H_DECL] = 1 if n_live > 0 and may_declare(own, rv) else 0
     return memo
 
 
@@ -227,7 +228,7 @@ def build(roots_c, roots_d, base, meld_own, ms, rv, tb, moves, declare, dealer, 
         hi, memo, hk, hv, hm, hands, n_h = _hand_row(c, ms, rv, memo, hk, hv, hm, hands, n_h,
                                                      -1)  # fmt: skip
         memo = _judge_hand(hi, c, ms, meld_own, rv, tb, moves, memo, hands, own, wbuf)
-        lock = moves == MOVES_ALL and declare == 1 and hands[hi, H_TEN] == 1
+        lock = moves == MOVES_ALL and declare == 1 and hands[hi, H_DECL] == 1
         keep = hands[hi, H_LEGAL] if lock else hands[hi, H_MASK]
         roots[r], sk, sv, sm, states, s_c, s_dd, n_s = _state_row(
             c, dd, hi, 0, lock, keep, sk, sv, sm, states, s_c, s_dd, n_s
@@ -297,7 +298,7 @@ def build(roots_c, roots_d, base, meld_own, ms, rv, tb, moves, declare, dealer, 
                 for i in range(N_KINDS):
                     dd[i] = s_dd[s, i]
                 dd[x] += 1
-                lock2 = moves == MOVES_ALL and declare == 1 and hands[h2, H_TEN] == 1
+                lock2 = moves == MOVES_ALL and declare == 1 and hands[h2, H_DECL] == 1
                 keep = hands[h2, H_LEGAL] if lock2 else hands[h2, H_MASK]
                 q, sk, sv, sm, states, s_c, s_dd, n_s = _state_row(
                     c, dd, h2, depth + 1, lock2, keep, sk, sv, sm, states, s_c, s_dd, n_s

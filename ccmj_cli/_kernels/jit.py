@@ -11,7 +11,9 @@ The mode is fixed when the first kernel module is imported: ``interpret()`` must
 ``CCMJ_JIT=1`` forces compiled kernels, ``CCMJ_JIT=0`` interpreted ones.
 """
 
+import contextlib
 import os
+import sys
 
 _FORCED = os.environ.get("CCMJ_JIT", "")
 INTERPRETED = _FORCED == "0"
@@ -27,24 +29,50 @@ def interpret() -> bool:
     global INTERPRETED
     if INTERPRETED or _decorated or _FORCED == "1":
         return INTERPRETED
-    from .cache import tables_built
+    from .cache import tables_built, writable_root
 
     if not tables_built():
+        writable_root()  # (says so on stderr when the tables go to a fallback folder, or nowhere)
         _build_tables_compiled()
     INTERPRETED = tables_built()  # (false if the cache is not writable: then compiled)
     return INTERPRETED
 
 
+_CHILD = """
+import sys
+sys.path.insert(0, {root!r})
+from ccmj_cli._kernels.cache import TABLE_SPECS, tables_built
+from ccmj_cli._kernels.tables import tables
+import numpy as np
+t = tables()
+if not tables_built():  # no folder could keep them: hand them over through the pipe
+    arrays = dict(zip(["suit-" + p for p in ("exact", "dist", "waits0", "waits1")]
+                      + ["honor-" + p for p in ("exact", "dist", "waits0", "waits1")]
+                      + ["suit-features"], t))
+    for name in TABLE_SPECS:
+        np.save(sys.stdout.buffer, arrays[name])
+"""
+
+
 def _build_tables_compiled() -> None:
+    """Build the tables in a compiled child process. They are saved in the cache folder; when
+    none can be written, the child writes them to its stdout and this process keeps them."""
     import subprocess
-    import sys
     from pathlib import Path
 
     root = str(Path(__file__).resolve().parents[2])  # this very ccmj_cli, whatever the cwd
-    code = f"import sys; sys.path.insert(0, {root!r}); from ccmj_cli._kernels.tables import tables"
-    code += "; tables()"
     env = {**os.environ, "CCMJ_JIT": "1"}
-    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=False)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD.format(root=root)], env=env, capture_output=True,
+            check=False,
+        ).stdout  # fmt: skip
+    except OSError:
+        return
+    if out:
+        from .cache import adopt_tables
+
+        adopt_tables(out)
 
 
 def njit(*args, **kwargs):
@@ -55,6 +83,96 @@ def njit(*args, **kwargs):
         if len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
         return lambda fn: fn
+    return compiled_njit(*args, **kwargs)
+
+
+def compiled_njit(*args, **kwargs):
+    """``numba.njit``, always compiled, with the kernels' cache made safe: Numba's cache goes to
+    ccmj's own folder (``cache.numba_cache_dir``: per version and kernel sources, so never
+    stale; a writable temporary folder if the cache folder is not writable), or the kernel is
+    compiled uncached when no folder can be written ("no locator available" never raises); a
+    damaged cache file is a cache miss, never an error. Modules that only ever run compiled
+    (they use Numba's typed containers, prange, ...) decorate with this directly."""
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return _compile(args[0], {})
+    if args:  # a signature: no use in ccmj, passed through as it is
+        from numba import njit as numba_njit
+
+        return numba_njit(*args, **kwargs)
+    return lambda fn: _compile(fn, kwargs)
+
+
+_cache_ok: list = []  # [bool] once Numba's cache folder is set up
+
+
+def _setup_numba_cache() -> bool:
+    """Point Numba's cache at ccmj's folder, before Numba is imported (it reads NUMBA_CACHE_DIR
+    then) or, if it already is, in its config. Returns whether kernels can be cached."""
+    if not _cache_ok:
+        from .cache import numba_cache_dir
+
+        folder = numba_cache_dir()
+        if folder is not None:
+            os.environ["NUMBA_CACHE_DIR"] = str(folder)
+            if "numba" in sys.modules:
+                from numba.core import config
+
+                config.CACHE_DIR = str(folder)
+        _cache_ok.append(folder is not None)
+    return _cache_ok[0]
+
+
+def _compile(fn, kwargs: dict):
+    cached = kwargs.get("cache", False) and _setup_numba_cache()
     from numba import njit as numba_njit
 
-    return numba_njit(*args, **kwargs)
+    if not cached:
+        return numba_njit(**{**kwargs, "cache": False})(fn)
+    try:
+        disp = numba_njit(**kwargs)(fn)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        from .cache import note
+
+        note("the compiled kernels cannot be cached (no writable folder): compiling them")
+        return numba_njit(**{**kwargs, "cache": False})(fn)
+    inner = getattr(disp, "_cache", None)
+    if inner is not None and hasattr(inner, "load_overload"):
+        disp._cache = _SafeCache(inner)
+    return disp
+
+
+class _SafeCache:
+    """Numba's per-function cache, where a damaged index or data file (cut, garbled, from
+    another build) is a cache miss: the file is removed so the fresh compile can be saved."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def _forget(self):
+        cache_file = getattr(self._inner, "_cache_file", None)
+        path = getattr(cache_file, "_index_path", None)
+        if path:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+    def load_overload(self, sig, target_context):
+        try:
+            return self._inner.load_overload(sig, target_context)
+        except Exception:
+            self._forget()
+            return None
+
+    def save_overload(self, sig, data):
+        try:
+            self._inner.save_overload(sig, data)
+        except Exception:  # a full disk, a folder removed meanwhile: the kernel still runs
+            self._forget()
+
+    def flush(self):
+        try:
+            self._inner.flush()
+        except Exception:
+            self._forget()

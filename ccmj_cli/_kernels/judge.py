@@ -22,6 +22,7 @@ from .layout import (
     FAN_QIDUI,
     HAKU,
     HONOR,
+    MS_ANKONGS,
     MS_CHOWS,
     MS_CLAIMED,
     MS_PUNGS,
@@ -31,6 +32,7 @@ from .layout import (
     MS_YAOJIU,
     N_KINDS,
     RD_FAILS,
+    RD_HAOHUA,
     RD_JIAHU,
     RD_LEGAL,
     RD_LEN,
@@ -43,13 +45,16 @@ from .layout import (
     RD_VALUE,
     RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
     RV_DRAGON_PAIR_IS_PUNG,
+    RV_DUANYAOJIU_MAY_DECLARE,
     RV_FAN_BASE,
+    RV_HAOHUA,
     RV_JIAHU,
     RV_PIAO_EXEMPT,
     RV_PIAO_STACKS_WITH_JIA,
     RV_QIDUI,
     RV_QIDUI_JIAHU,
     RV_QUEMEN,
+    RV_SHOUBAYI_ANKONG_CONCEALED,
     RV_SPECIAL_KONG_BREAKS_MENQING,
     RV_SPECIAL_KONG_IS_PUNG,
     SET_PUNG,
@@ -58,7 +63,9 @@ from .shape import (
     _key,
     next_reading,
     rest_is_sets,
+    shanten,
     structural_waits,
+    useful_mask,
     wait_groups,
     waits_from_groups,
 )
@@ -66,6 +73,8 @@ from .shape import (
 JIAHU_ANY = 0
 JIAHU_SINGLE_WAIT = 1
 JIAHU_SHAPE = 2
+HAOHUA_ANY_QUAD = 0
+HAOHUA_WAIT_COMPLETES_QUAD = 1
 
 
 @njit(cache=True, inline="always")
@@ -126,7 +135,7 @@ def menqing(ms, rv):
 
 
 @njit(cache=True)
-def _consider(out, fails, jia, piao, qidui, value, pair, kinds, tiles, nsets):
+def _consider(out, fails, jia, piao, qidui, haohua, value, pair, kinds, tiles, nsets):
     """Keep this reading in ``out`` if it beats the one there (legal and higher value first)."""
     legal = fails == 0
     if out[RD_LEGAL] == 1:
@@ -143,12 +152,23 @@ def _consider(out, fails, jia, piao, qidui, value, pair, kinds, tiles, nsets):
     out[RD_JIAHU] = 1 if (jia and legal) else 0
     out[RD_PIAO] = 1 if (piao and legal) else 0
     out[RD_QIDUI] = 1 if (qidui and legal) else 0
+    out[RD_HAOHUA] = 1 if (haohua and legal) else 0
     out[RD_PAIR] = pair
     out[RD_NSETS] = nsets
     for i in range(nsets):
         out[RD_SETS + 2 * i] = kinds[i]
         out[RD_SETS + 2 * i + 1] = tiles[i]
     out[RD_VALUE] = value
+
+
+@njit(cache=True, inline="always")
+def declared_sets(ms, rv):
+    """The declared sets that count for 手把一 (C4): every meld, or, under
+    shoubayi_ankong_concealed (MIL 五-4), every meld but the concealed kongs, whose tiles count
+    as concealed tiles."""
+    if rv[RV_SHOUBAYI_ANKONG_CONCEALED]:
+        return ms[MS_SETS] - ms[MS_ANKONGS]
+    return ms[MS_SETS]
 
 
 @njit(cache=True, inline="always")
@@ -177,7 +197,7 @@ def judge_features(has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, b
     dragon = dragon_pair and rv[RV_DRAGON_PAIR_IS_PUNG]
     if not has_pung and ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0 and not dragon:
         fails |= FAIL_NO_PUNG
-    if ms[MS_SETS] == 4 and not piao:
+    if declared_sets(ms, rv) == 4 and not piao:
         fails |= FAIL_SINGLE_TILE_NOT_PIAO
     jia = jia_of(shape_jia, single, rv)
     if piao and not rv[RV_PIAO_STACKS_WITH_JIA]:
@@ -208,7 +228,7 @@ def _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, 
     fails, jia, piao, value = judge_features(
         has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, base_fails
     )
-    _consider(out, fails, jia, piao, False, value, pair, kinds, tiles, k)
+    _consider(out, fails, jia, piao, False, False, value, pair, kinds, tiles, k)
 
 
 # read_win's scratch, one int64 array (one allocation): the counts it splits into sets, the
@@ -277,27 +297,44 @@ def _read_win(c, win, ms, single, rv, out, scratch, base_fails):
             _judge_reading(out, c, win, ms, single, rv, base_fails, pair, kinds, tiles, k)
         w[pair] += 2
     if rv[RV_QIDUI] and ms[MS_SETS] == 0 and n == 14:
-        _read_qidui(out, c, single, base_fails, rv)
+        _read_qidui(out, c, win, single, base_fails, rv)
     return out[RD_LEGAL] == 1
 
 
+@njit(cache=True, inline="always")
+def _any_four(c):
+    """Some tile is held four times (a loop without early exit: it is rarely true)."""
+    n = 0
+    for t in range(N_KINDS):
+        n += c[t] == 4
+    return n > 0
+
+
 @njit(cache=True)
-def _read_qidui(out, c, single, base_fails, rv):
-    quads = 0
+def is_haohua(c, win, rv):
+    """豪华七对 of the complete 七对 ``c`` (winning tile ``win`` included): it holds four of a
+    kind (haohua any_quad), or the winning tile makes the four (wait_completes_quad: MIL's
+    豪华七对 waits on a pair already held; a four held before the win is plain 七对)."""
+    if rv[RV_HAOHUA] == HAOHUA_WAIT_COMPLETES_QUAD:
+        return c[win] == 4
+    return _any_four(c)
+
+
+@njit(cache=True)
+def _read_qidui(out, c, win, single, base_fails, rv):
     for t in range(N_KINDS):
         if c[t] % 2:
             return
-        if c[t] == 4:
-            quads += 1
+    haohua = is_haohua(c, win, rv)
     value = rv[RV_FAN_BASE + FAN_QIDUI]
-    if quads:
+    if haohua:
         value += rv[RV_FAN_BASE + FAN_HAOHUA]
     # the winning tile always completes a pair (单调); by default not 夹 (seed 004: 不计单钓)
     jia = rv[RV_QIDUI_JIAHU] != 0 and jia_of(True, single, rv)
     if jia:
         value += rv[RV_FAN_BASE + FAN_JIAHU]
     kinds = np.zeros(4, np.int64)
-    _consider(out, base_fails, jia, False, True, value, -1, kinds, kinds, 0)
+    _consider(out, base_fails, jia, False, True, haohua, value, -1, kinds, kinds, 0)
 
 
 @njit(cache=True, inline="always")
@@ -467,12 +504,78 @@ WAITS_SCRATCH = RD_LEN + READ_SCRATCH
 
 
 @njit(cache=True)
+def held_four_waits(c, a, b, keys, kz, tb):
+    """Structural waits on a tile the concealed part ``c`` already holds four times: c + t (a
+    fifth copy) is sets + a pair. Such a wait has no live copy (RULES §4: reported, never
+    tenpai).
+
+    ``a``, ``b``: the groups a wait can lie in (``wait_groups``); ``keys``/``kz``: the groups'
+    table keys (``c`` is only read). The per-suit tables stop at four copies, so the five
+    copies of t are split by hand: a pung of t and the rest of its group sets (+ the pair), or
+    (when t's group holds the pair) a pair of t and the rest of its group sets. The other
+    groups must be as ``_table_waits`` requires; t's group is looked up again under the key of
+    the same counts with 2 (or 3) copies of t."""
+    exact = 8 if tb[4][kz] & (2 if a == 3 or b == 3 else 1) else 0
+    feat = tb[8]
+    for g in range(3):
+        if feat[keys[g], 9]:
+            exact |= 1 << g
+    m = np.int64(0)
+    if not rest_is_sets(a, b, exact):
+        return m
+    for g in (a, b):
+        if g < 0 or (b >= 0 and not exact >> (b if g == a else a) & 1):
+            continue  # (with two groups at 2 mod 3 the other one must hold the pair)
+        key = kz if g == 3 else keys[g]
+        table = tb[4] if g == 3 else tb[0]
+        place = 1
+        for t in range(9 * g, 9 * g + (7 if g == 3 else 9)):
+            if c[t] == 4:
+                # c + t less a pung of t (2 left): sets + the pair (one group) or sets
+                ok = table[key - 2 * place] & (2 if b < 0 else 1) != 0
+                if not ok and b < 0:
+                    ok = table[key - place] & 1 != 0  # less a pair of t (3 left): sets
+                if ok:
+                    m |= np.int64(1) << t
+            place *= 5
+    return m
+
+
+@njit(cache=True, inline="always")
+def _fours_in(c, g):
+    """Group g holds some tile four times (a wait on its fifth copy is possible)."""
+    n = 0
+    for t in range(9 * g, 9 * g + (7 if g == 3 else 9)):
+        n += c[t] >> 2
+    return n > 0
+
+
+@njit(cache=True)
+def _judge_held_four(c, m4, ms, rv, suits, yaojiu, out):
+    """Judge the held-four waits ``m4`` into ``out`` (judge_waits' columns) by enumerating
+    readings (the feature table has no fifth copy). Never live, so never 独听."""
+    rd = np.empty(RD_LEN, np.int64)
+    scratch = np.empty(READ_SCRATCH, np.int64)
+    for t in range(N_KINDS):
+        if m4 >> t & 1:
+            c[t] += 1
+            legal = _read_win(c, t, ms, False, rv, rd, scratch, _fails_with(t, suits, yaojiu, rv))
+            c[t] -= 1
+            out[t, W_STRUCTURAL] = 1
+            out[t, W_LEGAL] = 1 if legal else 0
+            out[t, W_FAILS] = rd[RD_FAILS]
+            out[t, W_JIAHU] = rd[RD_JIAHU]
+            out[t, W_PIAO] = rd[RD_PIAO]
+
+
+@njit(cache=True)
 def judge_waits(c, ms, own, rv, tb, out):
     """Judge every structural wait of the concealed tiles ``c`` (3k+1 of them, k <= 4).
 
     ``own`` counts the player's tiles, melds included: a wait all of whose copies are his own
-    has no live tile and does not count for tenpai or 独听. Fills ``out[34, W_COLS]`` and
-    returns the number of legal waits with a copy outside the player's hand (>0 = tenpai).
+    (in melds, or a concealed four of a kind) has no live tile and does not count for tenpai
+    or 独听; it is still reported. Fills ``out[34, W_COLS]`` and returns the number of legal
+    waits with a copy outside the player's hand (>0 = tenpai).
     """
     if rv[RV_QIDUI]:  # 七对 is judged by enumerating readings (read_win), in scratch
         return _judge_waits(c, ms, own, rv, tb, out, np.empty(WAITS_SCRATCH, np.int64))
@@ -498,9 +601,13 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
     if a < 0 and not rv[RV_QIDUI]:
         return 0  # no standard-form wait, and no 七对 to look for
     keys = (_key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9))
-    m = _table_waits(a, b, keys, _key(c, 27, 7), tb) if a >= 0 else np.int64(0)
+    kz = _key(c, 27, 7)
+    m = _table_waits(a, b, keys, kz, tb) if a >= 0 else np.int64(0)
     m = with_qidui(m, c, ms, rv)
-    if m == 0:
+    m4 = np.int64(0)
+    if a >= 0 and (_fours_in(c, a) or (b >= 0 and _fours_in(c, b))):  # rare
+        m4 = held_four_waits(c, a, b, keys, kz, tb)
+    if m == 0 and m4 == 0:
         return 0
     suits, yaojiu = content_bits(c, ms)
     use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
@@ -509,6 +616,8 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
     feat = tb[8]
     feats = (feat[keys[0], 9], feat[keys[1], 9], feat[keys[2], 9])
     h_hand = _honor_state(c, -1)
+    if m4:
+        _judge_held_four(c, m4, ms, rv, suits, yaojiu, out)
     n_live = 0
     for t in range(N_KINDS):
         if not (m >> t & 1):
@@ -569,18 +678,97 @@ LOOK_NOT_TENPAI = 1
 LOOK_DUANYAOJIU = 2
 
 
+@njit(cache=True, inline="always")
+def _holds_yaojiu(own):
+    n = 0
+    for t in range(N_KINDS):
+        if own[t] and is_yaojiu(t):
+            n += 1
+    return n > 0
+
+
+@njit(cache=True)
+def may_declare(own, rv):
+    """May a hand declare tenpai (报听): always, unless it holds no 幺九 (``own`` counts melds
+    too) and the variant says duanyaojiu_may_declare: false (MIL 七-1: it may still win,
+    undeclared, on a 幺九 tile)."""
+    return rv[RV_DUANYAOJIU_MAY_DECLARE] != 0 or _holds_yaojiu(own)
+
+
 @njit(cache=True)
 def look_rule(tenpai, own, rv):
-    """LOOK_OK if a hand may look at the bao: it is tenpai and, under
-    bao_forbidden_without_yaojiu, holds a 幺九 tile (``own`` counts melds too)."""
+    """LOOK_OK if a hand may look at the bao: it is tenpai, and a hand with no 幺九 tile
+    (``own`` counts melds too) neither is forbidden the bao (bao_forbidden_without_yaojiu) nor
+    may not declare at all (duanyaojiu_may_declare: false); else LOOK_NOT_TENPAI or
+    LOOK_DUANYAOJIU."""
     if not tenpai:
         return LOOK_NOT_TENPAI
-    if rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU]:
-        for t in range(N_KINDS):
-            if own[t] and is_yaojiu(t):
-                return LOOK_OK
+    forbidden = rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] or not may_declare(own, rv)
+    if forbidden and not _holds_yaojiu(own):
         return LOOK_DUANYAOJIU
     return LOOK_OK
+
+
+@njit(cache=True)
+def _live_structural_wait(c, own, tb):
+    """Some standard-form structural wait of the 3k+1 tiles ``c`` has a copy outside the
+    player's own tiles (``own``, melds included)."""
+    m = structural_waits(c, tb)
+    n = 0
+    for t in range(N_KINDS):
+        if m >> t & 1 and own[t] < 4:
+            n += 1
+    return n > 0
+
+
+@njit(cache=True)
+def live_shanten(c, own, tb):
+    """Standard-form shanten of 3k+1 or 3k+2 concealed tiles ``c`` in which a wait held four
+    times (every copy the player's own: ``own`` counts melds) is no wait (RULES §4): a 3k+1
+    hand whose only structural waits are such is not tenpai but 1-shanten, and a 3k+2 hand
+    none of whose discards leaves a live structural wait is 1-shanten, not 0. Otherwise the
+    standard shanten (a complete 3k+2 hand is -1). The one tenpai rule of ``shanten``."""
+    sh = shanten(c, tb)
+    if sh != 0:
+        return sh
+    n = 0
+    for t in range(N_KINDS):
+        n += c[t]
+    if n % 3 == 1:
+        return 0 if _live_structural_wait(c, own, tb) else 1
+    for d in range(N_KINDS):
+        if c[d]:
+            c[d] -= 1
+            own[d] -= 1
+            ok = shanten(c, tb) == 0 and _live_structural_wait(c, own, tb)
+            c[d] += 1
+            own[d] += 1
+            if ok:
+                return 0
+    return 1
+
+
+@njit(cache=True)
+def live_useful_mask(c, own, tb):
+    """Useful tiles (进张) under ``live_shanten``: bit t set when the player can draw t (a copy
+    outside his own tiles) and it lowers the live shanten."""
+    maybe_dead = False
+    for t in range(N_KINDS):
+        if own[t] > c[t] and own[t] >= 3:
+            maybe_dead = True  # a meld tile that one draw can make a wait held four times
+    if not maybe_dead:  # then the live shanten is the standard one, after any draw too
+        return useful_mask(c, tb)
+    sh = live_shanten(c, own, tb)
+    m = np.int64(0)
+    for t in range(N_KINDS):
+        if own[t] < 4:
+            c[t] += 1
+            own[t] += 1
+            if live_shanten(c, own, tb) < sh:
+                m |= np.int64(1) << t
+            c[t] -= 1
+            own[t] -= 1
+    return m
 
 
 @njit(cache=True)

@@ -30,7 +30,8 @@ MS_CHOWS = 3  # exposed chows
 MS_PUNGS = 4  # pungs and kongs (open or concealed), not special kongs
 MS_SPECIALS = 5  # special kongs
 MS_CLAIMED = 6  # claimed melds (chow, pung, open kong): these break 门清
-MS_LEN = 7
+MS_ANKONGS = 7  # concealed kongs (also counted in MS_SETS and MS_PUNGS)
+MS_LEN = 8
 
 # --- rule vector (rules.py fills it from the variant)
 RV_JIAHU = 0  # 0 any, 1 single_wait, 2 shape
@@ -49,7 +50,21 @@ RV_FAN_BASE = 12  # fan values, in FAN_* order
 RV_KONG_BASE = 24  # kong money values, in KONG_* order (24-29)
 RV_COVER_ONLY_UNDECLARED = 30  # 包庄 only when the discarder had not declared tenpai
 RV_QIDUI_JIAHU = 31  # a 七对 win is a 单调 for 夹胡
-RV_LEN = 32
+RV_HAOHUA = 32  # 0 any_quad, 1 wait_completes_quad (豪华七对 only when the win makes the four)
+RV_SHOUBAYI_ANKONG_CONCEALED = 33  # a concealed kong counts as concealed tiles for 手把一 (C4)
+RV_DUANYAOJIU_MAY_DECLARE = 34  # a hand with no 幺九 may declare (报听); 0: it may not at all
+RV_COVER_NEEDS_LOOK = 35  # 包庄 exempts a declared discarder only if he had looked at the bao
+RV_DEALER_DIANPAO_STACKS = 36  # a discarding dealer pays the 点炮 step on top of his 庄 step
+RV_BAO_CHANGE = 37  # 换宝: 0 always, 1 optional (the declared player's choice)
+RV_SANFENG = 38  # 三风蛋: three different winds make a 旋风杠
+RV_XIAOJI = 39  # 幺鸡 (1s) as a special-kong member: 0 off, 1 one (小鸡飞蛋), 2 any (wildcard)
+RV_XI_BU_ANY_HONOR = 40  # a 喜杠 takes any honor (winds too) as 补 tiles
+RV_ONE_SPECIAL_PER_KIND = 41  # at most one special kong of each kind per player
+RV_SPECIAL_KONG_TIMING = 42  # special kongs laid out: 0 from the dealt tiles, 1 first discard turn
+RV_STAKES_LEN = 43  # 0: pay base x 2^(fan - 1); n: pay the stake ladder's amount for fan 1..n
+RV_STAKES_BASE = 44  # the ladder: amounts for 1, 2, ... fan (RV_STAKES_BASE + fan - 1)
+MAX_STAKES = 32  # longest stake ladder
+RV_LEN = RV_STAKES_BASE + MAX_STAKES
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡
@@ -96,7 +111,18 @@ RD_PAIR = 6  # pair tile (-1 for 七对 / incomplete)
 RD_NSETS = 7  # sets in the concealed part
 RD_SETS = 8  # then RD_NSETS pairs of (kind, first tile)
 RD_VALUE = 16  # fan the reading is worth (piao/jiahu/qidui), to pick the best
-RD_LEN = 17
+RD_HAOHUA = 17  # the 七对 is 豪华 (by the variant's `haohua` rule)
+RD_LEN = 18
+
+# --- special kong kinds a bracket may form (melds.classify_bracket), xiaoji modes
+XIAOJI_OFF = 0
+XIAOJI_ONE = 1  # 小鸡飞蛋: one 幺鸡 stands in for one missing member (not of 幺蛋)
+XIAOJI_ANY = 2  # 幺鸡 stands in for any member, any number of times, or is a 补 tile
+
+# --- discarder states for 包庄 (score.settle_declared)
+DISCARDER_UNDECLARED = 0
+DISCARDER_DECLARED = 1  # declared tenpai (报听), has not looked at the current bao
+DISCARDER_LOOKED = 2  # declared and looked at the current bao
 
 # --- how a hand was won
 HOW_SELF = 0  # 自摸

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import hashtab as H
 from .jit import njit
+from .judge import declared_sets
 from .layout import (
     MS_CHOWS,
     MS_PUNGS,
@@ -343,7 +344,7 @@ def _distance_rows(r0, r1, r2, r3, c, ms, rv, t_all):
     x0 = np.empty((4, N_T), np.int64)
     x1 = np.empty((4, N_T), np.int64)
     x2 = np.empty((4, N_T), np.int64)
-    if ms[MS_SETS] < 4 or piao_melds:  # (手把一: four melds win only as 飘胡)
+    if declared_sets(ms, rv) < 4 or piao_melds:  # (手把一: four declared sets win only as 飘胡)
         need = 0
         if ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0:
             need |= REQ_P
@@ -437,7 +438,7 @@ def context(c, ms, rv, memo, cx):
     specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
     piao_melds = ms[MS_CHOWS] == 0 and specials_pung
     nv = 0
-    if ms[MS_SETS] < 4 or piao_melds:
+    if declared_sets(ms, rv) < 4 or piao_melds:
         nd = 0
         if ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0:
             nd |= REQ_P

@@ -14,9 +14,9 @@ a chunk's outcome depends only on that seed, never on which thread ran it.
 """
 
 import numpy as np
-from numba import njit
 
-from .judge import W_COLS, W_LEGAL, is_yaojiu, judge_waits, judge_win
+from .jit import compiled_njit as njit
+from .judge import LOOK_OK, W_COLS, W_LEGAL, judge_waits, judge_win, look_rule, may_declare
 from .layout import (
     HOW_DISCARD,
     HOW_DUIBAO,
@@ -25,14 +25,14 @@ from .layout import (
     N_FAN,
     N_KINDS,
     N_SEATS,
+    RD_HAOHUA,
     RD_JIAHU,
     RD_LEN,
     RD_PIAO,
-    RD_QIDUI,
-    RV_BAO_FORBIDDEN_WITHOUT_YAOJIU,
+    RV_BAO_CHANGE,
 )
 from .policy import _hand_key, choose_discard_cached, new_scratch14, new_table, table_slot
-from .score import fan_items, is_haohua, settle
+from .score import fan_items, settle
 
 # bao modes
 BAO_NONE = 0
@@ -61,7 +61,7 @@ def win_table(c, ms, own, rv, tb, wbuf, legal, rds, haohua):
     """Judge every tile as the winning tile for the 3k+1 concealed tiles ``c``.
 
     ``legal[t]`` = 1 when c + t is a legal win (独听 and 夹胡 as judge_win reads them), with
-    its reading in ``rds[t]`` and ``haohua[t]`` = the 七对 would hold four of a kind.
+    its reading in ``rds[t]`` and ``haohua[t]`` = the win is a 豪华七对 (its RD_HAOHUA).
     Returns the number of live legal waits (> 0: tenpai).
     """
     n_live = judge_waits(c, ms, own, rv, tb, wbuf)
@@ -70,11 +70,7 @@ def win_table(c, ms, own, rv, tb, wbuf, legal, rds, haohua):
         haohua[t] = 0
         if wbuf[t, W_LEGAL] and own[t] < 4 and judge_win(c, t, ms, own, rv, tb, rds[t]):
             legal[t] = 1
-            c[t] += 1
-            for u in range(N_KINDS):
-                if c[u] == 4:
-                    haohua[t] = 1
-            c[t] -= 1
+            haohua[t] = rds[t, RD_HAOHUA]
     return n_live
 
 
@@ -119,8 +115,14 @@ def legal_waits(c, ms, own, rv, tb, wbuf, wins):
 def _win_amount(c, t, how, discarder, dealer, ms, own, rv, tb, rd, items, fan, pay):
     """The payment of winning on ``t`` (judged now: the reading, 独听, 豪华)."""
     judge_win(c, t, ms, own, rv, tb, rd)
-    hh = rd[RD_QIDUI] == 1 and is_haohua(c, t)
-    return win_payment(rd, how, hh, discarder, dealer, rv, items, fan, pay)
+    return win_payment(rd, how, rd[RD_HAOHUA], discarder, dealer, rv, items, fan, pay)
+
+
+@njit(cache=True, nogil=True)
+def keep_bao(is_wait, rv):
+    """Under bao_change optional the declared player keeps a bao whose three other copies are
+    public when it is one of his legal waits (``is_wait``): it is an immediate 对宝."""
+    return rv[RV_BAO_CHANGE] != 0 and is_wait
 
 
 @njit(cache=True, nogil=True)
@@ -198,10 +200,6 @@ def run_chunk(
     wbuf2 = np.zeros((N_KINDS, W_COLS), np.int64)
     sc = new_scratch14()
     lmask0, n_live0 = legal_waits(c0.copy(), ms, own0.copy(), rv, tb, wbuf, wins)
-    yaojiu = False
-    for t in range(N_KINDS):
-        if own0[t] and is_yaojiu(t):
-            yaojiu = True
     for _trial in range(n_trials):
         c[:] = c0
         own[:] = own0
@@ -212,11 +210,13 @@ def run_chunk(
         m = u
         tenpai = n_live0 > 0
         reached = tenpai
-        locked = declare == 1 and tenpai
+        # a hand may declare only as the variant allows (judge.may_declare: 断幺九 under
+        # duanyaojiu_may_declare false) and look only by judge.look_rule
+        locked = declare == 1 and tenpai and may_declare(own0, rv)
         declared = locked
         bao_ok = False
         if locked:
-            bao_ok = bao_mode != BAO_NONE and (yaojiu or rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] == 0)
+            bao_ok = bao_mode != BAO_NONE and look_rule(True, own0, rv) == LOOK_OK
         bao = -1
         looked = False
         won = False
@@ -248,8 +248,15 @@ def run_chunk(
                         bao, m = _roll_bao(wall, m, -1)
                     look = bao >= 0
                 tries = 0
-                while bao >= 0 and public[bao] >= 3 and tries < 8:
-                    # 换宝: the three other copies are public, so the bao is rolled again
+                # 换宝: the three other copies are public, so the bao is rolled again — under
+                # bao_change optional unless the player keeps it, which he does when it is a
+                # legal wait (an immediate 对宝; kept otherwise, it could never be drawn)
+                while (
+                    bao >= 0
+                    and public[bao] >= 3
+                    and tries < 8
+                    and not keep_bao(lmask >> bao & 1 != 0, rv)
+                ):
                     tries += 1
                     new, m = _roll_bao(wall, m, bao)
                     if new < 0:
@@ -288,16 +295,10 @@ def run_chunk(
                 tenpai = n_live > 0
                 if tenpai:
                     reached = True
-                    if declare == 1:
+                    if declare == 1 and may_declare(own, rv):
                         locked = True
                         declared = True
-                        yj = False
-                        for x in range(N_KINDS):
-                            if own[x] and is_yaojiu(x):
-                                yj = True
-                        bao_ok = bao_mode != BAO_NONE and (
-                            yj or rv[RV_BAO_FORBIDDEN_WITHOUT_YAOJIU] == 0
-                        )
+                        bao_ok = bao_mode != BAO_NONE and look_rule(True, own, rv) == LOOK_OK
         stats[S_TRIALS] += 1
         if reached:
             stats[S_TENPAI] += 1

@@ -11,9 +11,10 @@ per-suit rows (the table bots, whose melds change).
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
+from .jit import compiled_njit as njit
 from .judge import W_LEGAL, judge_waits
 from .layout import N_KINDS
 from .shape import shanten, useful_mask

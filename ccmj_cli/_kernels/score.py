@@ -1,8 +1,9 @@
 """Scoring kernels (RULES.md §5, §7): fan items, who pays whom, kong money.
 
-Payment from each paying loser = base x 2^(fan - 1), fan counted per loser: the items every
-loser pays (win, 门清, 夹胡, 飘胡, 自摸, 宝, 七对 ...) plus 庄 (the winner or this loser is the
-dealer) plus 点炮 (this loser discarded the winning tile).
+Payment from each paying loser = base x 2^(fan - 1) (or the variant's stake ladder's amount for
+that fan), fan counted per loser: the items every loser pays (win, 门清, 夹胡, 飘胡, 自摸, 宝,
+七对 ...) plus 庄 (the winner or this loser is the dealer) plus 点炮 (this loser discarded the
+winning tile; under dealer_dianpao_stacks: false not for a dealer, whose 庄 step stays alone).
 """
 
 import numpy as np
@@ -11,6 +12,8 @@ from .jit import njit
 from .judge import judge_win
 from .layout import (
     CHUN,
+    DISCARDER_DECLARED,
+    DISCARDER_LOOKED,
     FAN_BAO,
     FAN_CHONGBAO,
     FAN_DEALER,
@@ -37,20 +40,24 @@ from .layout import (
     MELD_ANKONG,
     MELD_KONG,
     N_FAN,
-    N_KINDS,
     N_SEATS,
     ONE_P,
     ONE_S,
+    RD_HAOHUA,
     RD_JIAHU,
     RD_MENQING,
     RD_PIAO,
     RD_QIDUI,
     RV_CAP_FAN,
     RV_CHONGBAO_DOUBLE,
+    RV_COVER_NEEDS_LOOK,
     RV_COVER_ONLY_UNDECLARED,
+    RV_DEALER_DIANPAO_STACKS,
     RV_DIANPAO,
     RV_FAN_BASE,
     RV_KONG_BASE,
+    RV_STAKES_BASE,
+    RV_STAKES_LEN,
 )
 
 DIANPAO_ALL_PAY = 0
@@ -62,7 +69,9 @@ DIANPAO_COVERS_ALL = 2
 def fan_items(rd, how, haohua, rv, items):
     """Fill ``items[N_FAN]`` with the fan of each item that applies, from a legal reading ``rd``.
 
-    庄 and 点炮 are per loser: ``settle`` adds them. ``haohua``: the 七对 holds four of a kind.
+    庄 and 点炮 are per loser: ``settle`` adds them. 豪华七对 comes from the reading
+    (``rd[RD_HAOHUA]``, judged by the variant's `haohua` rule); the ``haohua`` argument is
+    ignored and stays only so that callers written before the reading carried it still work.
     """
     for i in range(N_FAN):
         items[i] = 0
@@ -75,7 +84,7 @@ def fan_items(rd, how, haohua, rv, items):
         items[FAN_PIAO] = rv[RV_FAN_BASE + FAN_PIAO]
     if rd[RD_QIDUI]:
         items[FAN_QIDUI] = rv[RV_FAN_BASE + FAN_QIDUI]
-        if haohua:
+        if rd[RD_HAOHUA]:
             items[FAN_HAOHUA] = rv[RV_FAN_BASE + FAN_HAOHUA]
     if how != HOW_DISCARD:
         items[FAN_ZIMO] = rv[RV_FAN_BASE + FAN_ZIMO]
@@ -96,18 +105,61 @@ def settle(items, winner, dealer, discarder, how, rv, fan_out, pay_out):
 
 
 @njit(cache=True)
-def settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out, pay_out):
-    """``settle`` knowing whether the discarder had declared tenpai (报听).
+def dealer_charged(s, winner, dealer):
+    """Loser ``s`` pays the 庄 step: the winner or this loser is the dealer."""
+    return winner == dealer or s == dealer
 
-    Under 点炮全包 with ``cover_only_undeclared`` a discarder who had declared pays only his own
-    share, like ``all_pay``.
+
+@njit(cache=True)
+def dianpao_charged(s, dealer, discarder, how, rv):
+    """Loser ``s`` pays the 点炮 step: he discarded the winning tile — unless he is the dealer
+    and the variant says dealer_dianpao_stacks: false (seed 000: 如果平家点炮再翻一倍，庄家不变)."""
+    if how != HOW_DISCARD or s != discarder:
+        return False
+    return s != dealer or rv[RV_DEALER_DIANPAO_STACKS] != 0
+
+
+@njit(cache=True)
+def stake(f, rv):
+    """What a loser charged ``f`` fan pays, in base units: 2^(f - 1), or the variant's stake
+    ladder's amount for f fan (a fan beyond the ladder pays its last amount; the variant is
+    refused at load time when that could happen)."""
+    if f < 1:
+        return np.int64(0)
+    n = rv[RV_STAKES_LEN]
+    if n == 0:
+        return np.int64(1) << (f - 1)
+    return rv[RV_STAKES_BASE + min(f, n) - 1]
+
+
+@njit(cache=True)
+def covers_all(declared, rv):
+    """点炮全包 applies to this discard: dianpao is discarder_covers_all and the discarder is
+    not exempt. ``declared`` is the discarder's state: 0 (or False) not declared, 1 (or True)
+    declared (报听) and not yet looked at the current bao, 2 declared and looked. Under
+    cover_only_undeclared a declared discarder is exempt; under cover_needs_look too only if
+    he had looked (MIL 九: 包庄 when he had not declared or not looked at the bao)."""
+    if rv[RV_DIANPAO] != DIANPAO_COVERS_ALL:
+        return False
+    state = np.int64(declared)
+    if not rv[RV_COVER_ONLY_UNDECLARED] or state < DISCARDER_DECLARED:
+        return True
+    return rv[RV_COVER_NEEDS_LOOK] != 0 and state < DISCARDER_LOOKED
+
+
+@njit(cache=True)
+def settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out, pay_out):
+    """``settle`` knowing the discarder's state ``declared`` (see ``covers_all``): 0 / False
+    not declared, 1 / True declared (报听), 2 declared and looked at the current bao.
+
+    Under 点炮全包 an exempt discarder pays only his own share, like ``all_pay``.
     """
     common = 0
     for i in range(N_FAN):
         common += items[i]
     cap = rv[RV_CAP_FAN]
     mode = rv[RV_DIANPAO]
-    if mode == DIANPAO_COVERS_ALL and declared and rv[RV_COVER_ONLY_UNDECLARED]:
+    if mode == DIANPAO_COVERS_ALL and not covers_all(declared, rv):
         mode = DIANPAO_ALL_PAY
     for s in range(N_SEATS):
         fan_out[s] = 0
@@ -116,14 +168,14 @@ def settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out
         if s == winner:
             continue
         f = common
-        if winner == dealer or s == dealer:
+        if dealer_charged(s, winner, dealer):
             f += rv[RV_FAN_BASE + FAN_DEALER]
-        if how == HOW_DISCARD and s == discarder:
+        if dianpao_charged(s, dealer, discarder, how, rv):
             f += rv[RV_FAN_BASE + FAN_DIANPAO]
         if cap > 0 and f > cap:
             f = cap
         fan_out[s] = f
-        amount = np.int64(1) << (f - 1) if f >= 1 else np.int64(0)
+        amount = stake(f, rv)
         payer = s
         if how == HOW_DISCARD and mode != DIANPAO_ALL_PAY:
             if s != discarder and mode == DIANPAO_DISCARDER_ONLY:
@@ -166,16 +218,6 @@ def settle_kong(owner, value, pay_out):
 
 
 @njit(cache=True)
-def is_haohua(c, win):
-    """豪华七对: the complete 七对 hand (``c`` + ``win``) holds four of a kind."""
-    for t in range(N_KINDS):
-        n = c[t] + (1 if t == win else 0)
-        if n == 4:
-            return True
-    return False
-
-
-@njit(cache=True)
 def score_win(
     c, win, ms, own, how, winner, dealer, discarder, declared, rv, tb, rd, items, fan_out, pay_out
 ):
@@ -192,8 +234,7 @@ def score_win(
             fan_out[s] = 0
             pay_out[s] = 0
         return False
-    haohua = rd[RD_QIDUI] == 1 and is_haohua(c, win)
-    fan_items(rd, how, haohua, rv, items)
+    fan_items(rd, how, rd[RD_HAOHUA] == 1, rv, items)
     settle_declared(items, winner, dealer, discarder, how, declared, rv, fan_out, pay_out)
     return True
 

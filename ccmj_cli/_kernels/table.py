@@ -19,8 +19,9 @@ Every rule judgment goes through the shared kernels: ``judge.judge_win`` / ``jud
 """
 
 import numpy as np
-from numba import config, get_num_threads, njit, prange, set_num_threads
+from numba import config, get_num_threads, prange, set_num_threads
 
+from .jit import compiled_njit as njit
 from .judge import (
     LOOK_OK,
     W_COLS,

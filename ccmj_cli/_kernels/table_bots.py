@@ -15,8 +15,8 @@ legality and waits via ``judge``. The bot's own logic is only *whether to act*:
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import compiled_njit as njit
 from .judge import W_LEGAL, judge_waits
 from .layout import MS_CHOWS, MS_SETS, N_KINDS
 from .policy import choose_discard, discard_value

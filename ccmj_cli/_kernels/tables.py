@@ -11,14 +11,12 @@ Sets never cross a suit, so a hand is judged suit by suit. A suit's tile counts 
   winning tile: everything ``judge_waits`` needs from a suit in one row (``_build_features``).
 
 Honors use the first four tables over seven digits with no chows. The tables are built by a jitted
-pass in under a second and cached as ``.npy`` files in ``~/.cache/ccmj`` (or ``$CCMJ_CACHE_DIR``).
+pass in under a second and cached, verified, as ``.npy`` files in ``~/.cache/ccmj`` (cache.py).
 """
-
-import os
 
 import numpy as np
 
-from .cache import features_path, table_folder, table_paths
+from .cache import FEATURE_SPECS, HONOR_SPECS, SUIT_SPECS, load_tables, save_tables
 from .jit import njit
 from .shape import next_reading
 
@@ -181,44 +179,25 @@ def _build_features(exact):
     return feat
 
 
-def _load_or_build(name, n, allow_chow):
-    # Memory-mapped .npy files: a warm start maps them instead of reading 30 MB.
-    folder = table_folder()
-    paths = table_paths(name)
-    try:
-        return tuple(np.load(p, mmap_mode="r").view(np.ndarray) for p in paths)
-    except (OSError, ValueError):
-        pass
+def _load_or_build(specs, n, allow_chow):
+    # Memory-mapped .npy files, verified (cache.py): a warm start maps them instead of reading
+    # 30 MB; a missing or damaged file is built again.
+    loaded = load_tables(specs)
+    if loaded is not None:
+        return tuple(loaded[name] for name in specs)
     built = _build(n, allow_chow)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for p, arr in zip(paths, built, strict=True):
-            tmp = p.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                np.save(f, arr)
-            os.replace(tmp, p)
-    except OSError:
-        pass  # a read-only home still works, it just rebuilds next time
+    save_tables(dict(zip(specs, built, strict=True)))
     for arr in built:  # one array type (read-only) whether built or loaded: one compilation
         arr.setflags(write=False)
     return built
 
 
 def _load_or_build_features(suit_exact):
-    path = features_path()
-    try:
-        return np.load(path, mmap_mode="r").view(np.ndarray)
-    except (OSError, ValueError):
-        pass
+    loaded = load_tables(FEATURE_SPECS)
+    if loaded is not None:
+        return loaded["suit-features"]
     feat = _build_features(suit_exact)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            np.save(f, feat)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    save_tables({"suit-features": feat})
     feat.setflags(write=False)
     return feat
 
@@ -233,7 +212,7 @@ def tables():
     """
     global _TABLES
     if _TABLES is None:
-        suit = _load_or_build("suit", 9, True)
-        honor = _load_or_build("honor", 7, False)
+        suit = _load_or_build(SUIT_SPECS, 9, True)
+        honor = _load_or_build(HONOR_SPECS, 7, False)
         _TABLES = suit + honor + (_load_or_build_features(suit[0]),)
     return _TABLES

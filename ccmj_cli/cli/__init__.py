@@ -75,4 +75,16 @@ def main():
     # about 0.3 s; no ccmj kernel uses linear algebra, so the command line skips it.
     sys.modules.setdefault("scipy", None)
     common.STANDALONE = True
-    app()
+    if sys.stdout is None:  # `ccmj ... >&-`: every command writes its answer there
+        if sys.stderr is not None:
+            sys.stderr.write("error: standard output is closed: the answer has nowhere to go\n")
+        sys.exit(2)
+    try:
+        app()
+    except BrokenPipeError:  # the reader went away (`ccmj --help | head -1`): stop quietly
+        common.quiet_stdout()
+        sys.exit(0)
+    except OSError as e:  # outside a command (--help to a full disk, ...): one line, no trace
+        common.quiet_stdout()
+        sys.stderr.write(f"error: cannot write the output: {e.strerror or e}\n")
+        sys.exit(2)

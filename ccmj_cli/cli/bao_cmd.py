@@ -23,7 +23,7 @@ def register(app: typer.Typer):
         json: JsonOpt = False,
     ):
         """May HAND look at the bao; is it 对宝; what a 摸宝 win scores; live copies; 换宝."""
-        choose_kernels(hand)
+        choose_kernels(hand, batch=False)
         from .. import bao as B  # kernels load only when the command runs
 
         r = B.bao(hand, bao_tile, visible, seat, base, variant(rules))

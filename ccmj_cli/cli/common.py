@@ -1,16 +1,20 @@
 """Options and plumbing shared by every command: --rules, --json, errors, stdin batches."""
 
+import contextlib
 import functools
 import itertools
+import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated
 
 import typer
 
-from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError
+from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError, UsageError
 from ..output import to_json
 from ..rules import Variant, load_variant
+from .files import bounded, refuse_same_file
 
 RulesOpt = Annotated[
     str | None,
@@ -27,9 +31,14 @@ VisibleOpt = Annotated[
 ]
 
 
+_LONG_QUOTE = re.compile(r"'([^']{80})[^']{4,}'")
+
+
 def fail(e: CcmjError):
-    # one line whatever the input held (a hand argument may contain a newline)
+    # one line whatever the input held (a hand argument may contain a newline), quoting at most
+    # 80 characters of any input (a 100 KB hand is not worth echoing)
     message = e.message.replace("\r", "\\r").replace("\n", "\\n")
+    message = _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:77]}...'", message)
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(e.exit_code)
 
@@ -44,10 +53,30 @@ def handles_errors(fn):
         except CcmjError as e:
             fail(e)
         except BrokenPipeError:
+            quiet_stdout()
             sys.stderr.close()  # the reader went away (e.g. `| head`): stop quietly
             raise typer.Exit(0) from None
+        except OSError as e:  # writing the output failed (a full disk, /dev/full, ...)
+            quiet_stdout()
+            name = str(e.filename)
+            name = name if len(name) <= 80 else name[:77] + "..."
+            what = f"'{name}'" if e.filename else "cannot write the output"
+            fail(UsageError(f"{what}: {e.strerror or e}"))
 
     return wrapper
+
+
+def quiet_stdout():
+    """Point stdout at /dev/null, so that the interpreter's last flush of output that could not
+    be written raises nothing more at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 # Set by `ccmj` itself (cli.main), not by an embedding program or CliRunner, whose process may
@@ -59,14 +88,15 @@ SMALL_BATCH = 8  # stdin lines worth answering interpreted rather than paying Nu
 _stdin: tuple[list, Iterator] | None = None  # lines read ahead to count them, and the rest
 
 
-def choose_kernels(hand: str) -> None:
+def choose_kernels(hand: str, batch: bool = True) -> None:
     """One hand, or a stdin batch of at most SMALL_BATCH lines: run the kernels interpreted,
     sparing Numba's ~0.9 s start-up (see _kernels/jit.py). Call before the command imports its
-    modules; a batch's first lines are read ahead here to count them."""
+    modules; a batch's first lines are read ahead here to count them (``batch``: the command
+    reads a HAND of '-' from stdin)."""
     global _stdin
     if not STANDALONE:
         return
-    if hand == "-":
+    if hand == "-" and batch:
         rest = _read_stdin()
         first = list(itertools.islice(rest, SMALL_BATCH + 1))
         _stdin = (first, rest)
@@ -95,14 +125,28 @@ def stdin_lines() -> Iterable[tuple[int, str]]:
     return itertools.chain(first, rest)
 
 
+def stdin_stream(binary: bool = True):
+    """sys.stdin (its byte buffer when it has one), or a UsageError when there is none: a
+    closed stdin (``ccmj waits - <&-``) leaves ``sys.stdin`` None."""
+    if sys.stdin is None:
+        raise UsageError("standard input is closed: give the input on stdin, or as an argument")
+    return getattr(sys.stdin, "buffer", sys.stdin) if binary else sys.stdin
+
+
 def _read_stdin() -> Iterator[tuple[int, str]]:
     # read bytes: undecodable input is a bad line (U+FFFD), not a UnicodeDecodeError traceback
-    stream = getattr(sys.stdin, "buffer", sys.stdin)
-    for n, raw in enumerate(stream, 1):
-        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        line = line.strip()
-        if line:  # blank lines separate nothing and are not rows
-            yield n, line
+    stream = stdin_stream()
+    refuse_same_file("-", None)  # answers appended to the input would be read back, for ever
+    if stream is not sys.stdin:
+        stream = bounded(stream, owns=False)  # a file that grows as it is read: as it was
+    try:
+        for n, raw in enumerate(stream, 1):
+            line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            line = line.strip()
+            if line:  # blank lines separate nothing and are not rows
+                yield n, line
+    except OSError as e:  # stdin is a directory, a device that fails, ...
+        raise UsageError(f"cannot read standard input: {e.strerror or e}") from None
 
 
 def each_line(answer: Callable[[str], dict]) -> Callable[[list[str]], list]:

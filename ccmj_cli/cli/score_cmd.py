@@ -9,7 +9,8 @@ from ..output import render_score
 from .common import JsonOpt, RulesOpt, choose_kernels, emit, handles_errors, variant
 
 KONGS_HELP = (
-    "Kongs held by any seat, beside those in HAND: SEAT:MELDS items separated by commas, "
+    "Kongs held by the other seats (the winner's are in HAND): SEAT:MELDS items "
+    "separated by commas, "
     "e.g. 'E:(5555m),W:[1234z][567z]'. Open [5555m], concealed (5555m), "
     "special kongs with 补 tiles."
 )
@@ -41,6 +42,14 @@ def register(app: typer.Typer):
         declared: Annotated[
             bool, typer.Option("--declared", help="The discarder had declared tenpai (报听).")
         ] = False,
+        looked: Annotated[
+            bool,
+            typer.Option(
+                "--looked",
+                help="The discarder had declared and looked at the current bao (implies "
+                "--declared).",
+            ),
+        ] = False,
         bao: Annotated[
             str | None, typer.Option("--bao", help="The bao tile (摸宝 / 对宝).")
         ] = None,
@@ -54,12 +63,15 @@ def register(app: typer.Typer):
     ):
         """Score a win: legal verdict, fan items, fan per loser, payment per seat, kong money.
 
-        Payment from each paying loser = base x 2^(fan-1) (RULES.md §5); kongs settle apart (§7).
+        Payment from each paying loser = base x 2^(fan-1), or the variant's stake ladder; kongs
+        settle apart.
         """
-        choose_kernels(hand)
+        choose_kernels(hand, batch=False)
         from .. import scoring as S  # kernels load only when the command runs
 
-        r = S.score(hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules))
+        r = S.score(
+            hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules), looked=looked
+        )
         emit(r.to_dict(), json, render_score)
         if check and not r.legal:
             raise typer.Exit(EXIT_FALSE)

@@ -98,6 +98,20 @@ def test_complete_hands_are_distance_zero_exactly_when_legal(h, v):
     assert (dist(text, v) == 0) == naive_legal(concealed, ms, v), text
 
 
+SHOUBAYI = {"shoubayi_ankong_concealed": True}
+
+
+@settings(max_examples=S.examples(100))
+@given(S.legal_complete_hands(opts=SHOUBAYI))
+def test_complete_hands_under_shoubayi_ankong_concealed(h):
+    # four melds with a concealed kong and chows: legal only under the option (the reference
+    # judges it from the rule text)
+    concealed, ms = h
+    text = S.hand_text(concealed, ms)
+    v = S.variant_with(**SHOUBAYI)
+    assert (dist(text, v) == 0) == naive_legal(concealed, ms, v), text
+
+
 @settings(max_examples=S.examples(300))
 @given(S.tenpai_hands(), S.variants())
 def test_tenpai_is_distance_one_exactly_with_a_legal_wait(h, v):

@@ -32,7 +32,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels import odds as K
 from ._kernels.judge import LOOK_OK, W_COLS, look_rule, may_declare
-from ._kernels.policy import new_memo
+from ._kernels.policy import new_memo14
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
 from .hand import unseen_counts
@@ -40,10 +40,14 @@ from .rules import Variant, load_variant
 
 CHUNK = 1000  # trials per chunk: fixed, so the random streams never depend on --threads
 DEFAULT_TRIALS = 20_000
+MAX_TRIALS = 1_000_000_000  # counts stay exact in int64; beyond it a run takes hours
 DEFAULT_DRAWS = 17  # a whole hand: (136 - 53 dealt - 14 dead wall) / 4 players ~ 17 draws each
 METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_MOBAO, HOW_DUIBAO
 OPPONENTS = ("none", "random")
 Z95 = 1.959963984540054
+AUTO_STATES = 60_000  # the exact analysis `odds` runs unasked: a few seconds at most
+OBJECTIVES = ("win", "payment")  # (as ccmj_cli.exact, which is imported only when needed)
+MOVES = ("useful", "all")
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -63,40 +67,53 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Exact:
+    """The exact answer for one starting hand (see README, "Exact analysis")."""
+
     p_win: float
     by_method: dict
     p_jiahu: float
     p_piao: float
     expected_payment: float
-    by_round: list[float]
+    by_round: list[float]  # P(win at the player's r-th draw)
+    win_by_turn: list[float]  # P(won by draw t), t = 1..N
+    p_tenpai: float  # P(tenpai at some point within the horizon)
+    tenpai_by_turn: list[float]  # P(tenpai by draw t)
+    legal_shanten: int | None  # tiles from a legal win - 1 (None: no legal win reachable)
+    useful: list[dict]  # [{tile, live}]: draws that bring the hand nearer a legal win
+    useful_total: int
+    solver: str  # "dp" (the state graph) or "closed form" (a declared tenpai hand)
+    objective: str
+    moves: str
+    states: int  # states in the graph (1 for the closed form)
 
 
 @dataclass(frozen=True)
 class OddsResult:
     hand: str  # the 13-tile hand the trials start from
     discard: str | None  # the discard that made it (14-tile input)
-    p_win: float
-    ci95: list[float]
-    by_method: dict
-    p_jiahu: float
-    p_piao: float
-    by_round: list[float]  # P(win in round r): the discards before the r-th draw, then the draw
-    expected_payment: float
-    payment_ci95: list[float]
-    p_tenpai: float  # reached tenpai (a live legal wait) at some point
+    method: str  # "exact", "monte_carlo" or "both"
+    p_win: float | None  # the Monte Carlo fields are None when no trial was run
+    ci95: list[float] | None
+    by_method: dict | None
+    p_jiahu: float | None
+    p_piao: float | None
+    by_round: list[float] | None  # P(win in round r): the others' discards, then the r-th draw
+    expected_payment: float | None
+    payment_ci95: list[float] | None
+    p_tenpai: float | None  # reached tenpai (a live legal wait) at some point
     p_declared: float | None  # declared (报听) and locked, with --declare
     p_bao_blocked: float | None  # declared but 断幺九: may not look at the bao
     trials: int
-    seed: int
+    seed: int | None
     rounds: int
     opponents: str
     declare: bool
     bao: str
     seconds: float
-    trials_per_second: float
+    trials_per_second: float | None
     interrupted: bool
     exact: Exact | None
-    exact_note: str | None  # why there is no exact answer, when asked for one
+    exact_note: str | None  # why there is no exact answer, when one was sought
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -193,14 +210,15 @@ def _schedule(draws: int | None, wall: int | None, pool_size: int) -> tuple[int,
     return 4 * n, n
 
 
+def chunk_seed(seed: int, i: int) -> int:
+    """The seed of chunk i: ``SeedSequence(seed).spawn(n)[i]``, made directly (no list)."""
+    return int(np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1, np.uint32)[0])
+
+
 def chunk_seeds(seed: int, trials: int) -> list[tuple[int, int]]:
     """(seed, trials) of each chunk: SeedSequence(seed).spawn, one child per CHUNK trials."""
     n = (trials + CHUNK - 1) // CHUNK
-    kids = np.random.SeedSequence(seed).spawn(n)
-    return [
-        (int(k.generate_state(1, np.uint32)[0]), min(CHUNK, trials - i * CHUNK))
-        for i, k in enumerate(kids)
-    ]
+    return [(chunk_seed(seed, i), min(CHUNK, trials - i * CHUNK)) for i in range(n)]
 
 
 def _win_info(s: _Setup, rv, tb):
@@ -220,16 +238,24 @@ def _hyper_none(u: int, k: int, i: int) -> float:
     return math.comb(u - k, i) / math.comb(u, i)
 
 
-def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Variant, dealer: int):
-    """Exact P(win) for a declared, locked tenpai hand drawing alone; (Exact | None, note)."""
+def _cumulative(by_round: list[float]) -> list[float]:
+    out, acc = [], 0.0
+    for p in by_round:
+        acc += p
+        out.append(acc)
+    return out
+
+
+NOT_TENPAI = "exact only for a tenpai hand (a live legal wait)"
+
+
+def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
+    """Exact answer for a declared, locked tenpai hand drawing alone (the bao included):
+    hypergeometric over the winning copies. (Exact | None, note)."""
     rv, tb = v.vector, tables()
-    if not declare:
-        return None, "exact only for a declared (locked) hand (--declare)"
-    if opponents != "none":
-        return None, "exact only with self-draws (--opponents none)"
     n_live, legal, rds, hh = _win_info(s, rv, tb)
     if n_live == 0:
-        return None, "exact only for a tenpai hand (a live legal wait)"
+        return None, NOT_TENPAI
     if not may_declare(s.own, rv):
         return None, "a hand with no 幺九 may not declare under this variant"
     items = np.zeros(L.N_FAN, np.int64)
@@ -272,7 +298,7 @@ def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Varian
         # sits in the wall, out of the pool
         outcomes = known(pool, -1)
     elif s.bao_mode == K.BAO_KNOWN:
-        if s.public[s.bao_tile] >= 3 and not K.keep_bao(s.bao_tile, legal, rv):
+        if s.public[s.bao_tile] >= 3 and not K.keep_bao(legal[s.bao_tile] != 0, rv):
             return None, "no exact answer when the bao is replaced (换宝) at the look"
         outcomes = known(pool, s.bao_tile)
     else:
@@ -281,14 +307,14 @@ def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Varian
         for b in range(L.N_KINDS):
             if not pool[b]:
                 continue
-            if s.public[b] >= 3 and not K.keep_bao(b, legal, rv):
+            if s.public[b] >= 3 and not K.keep_bao(legal[b] != 0, rv):
                 return None, "no exact answer when a bao may be replaced (换宝) at the look"
             rest = pool.copy()
             rest[b] -= 1
             w = pool[b] / u
             outcomes += [(w * p, how, t, r) for p, how, t, r in known(rest, b)]
     by_method = {name: 0.0 for name in METHODS}
-    by_round = [0.0] * max(n_draws, 1)
+    by_round = [0.0] * n_draws
     p = jia = piao = payment = 0.0
     for q, how, t, r in outcomes:
         p += q
@@ -297,34 +323,124 @@ def exact_odds(s: _Setup, n_draws: int, opponents: str, declare: bool, v: Varian
         piao += q * int(rds[t, L.RD_PIAO])
         payment += q * paid(t, how)
         by_round[r - 1] += q
-    return Exact(p, by_method, jia, piao, payment, by_round), None
+    live = [{"tile": T.tile_name(t), "live": int(s.view[t])} for t in waits if s.view[t] > 0]
+    return (
+        Exact(
+            p_win=p,
+            by_method=by_method,
+            p_jiahu=jia,
+            p_piao=piao,
+            expected_payment=payment,
+            by_round=by_round,
+            win_by_turn=_cumulative(by_round),
+            p_tenpai=1.0,
+            tenpai_by_turn=[1.0] * n_draws,
+            legal_shanten=0,
+            useful=live,
+            useful_total=sum(x["live"] for x in live),
+            solver="closed form",
+            objective="win",
+            moves="useful",
+            states=1,
+        ),  # fmt: skip
+        None,
+    )
 
 
-def _run(
-    s, v, n_turns, opponents, declare, dealer, trials, seed, threads, progress, done0, total_all
-):
-    """Run the chunks on ``threads`` threads; returns (stats, rounds, seconds, interrupted)."""
+def _from_analysis(r, rep) -> Exact:
+    """An Exact from one result of ``exact.analyze``."""
+    win = [float(x) for x in r.p_win[1:]]
+    by_round = [float(r.p_win[t] - r.p_win[t - 1]) for t in range(1, len(r.p_win))]
+    return Exact(
+        p_win=float(r.p_win[-1]),
+        by_method={"zimo": float(r.p_win[-1]), "dianpao": 0.0, "mobao": 0.0, "duibao": 0.0},
+        p_jiahu=r.p_jiahu,
+        p_piao=r.p_piao,
+        expected_payment=r.expected_payment,
+        by_round=by_round,
+        win_by_turn=win,
+        p_tenpai=float(r.p_tenpai[-1]),
+        tenpai_by_turn=[float(x) for x in r.p_tenpai[1:]],
+        legal_shanten=r.legal_shanten,
+        useful=r.useful,
+        useful_total=r.useful_total,
+        solver="dp",
+        objective=rep.objective,
+        moves=rep.moves,
+        states=rep.states,
+    )
+
+
+def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer, objective,
+               moves, max_states, stop, ready):  # fmt: skip
+    """The exact answer of every start: ({discard: Exact}, {discard: note})."""
+    from . import exact as X  # (its kernels load only when an exact answer is sought)
+
+    found, notes = {}, {}
+    if opponents != "none":
+        return found, {d: "exact only with self-draws (--opponents none)" for d, _ in setups}
+    if bao_mode != K.BAO_NONE:
+        for d, s in setups:
+            ex, note = (None, "the exact analysis follows the bao only for a hand declared "
+                        "tenpai from the start")  # fmt: skip
+            if declare:
+                ex, note2 = closed_form(s, n_draws, v, dealer)
+                if ex is None and note2 != NOT_TENPAI:
+                    note = note2
+            if ex is not None:
+                found[d] = ex
+            else:
+                notes[d] = note
+        return found, notes
+    try:
+        rep = X.analyze(h, visible=vis, draws=n_draws, objective=objective, moves=moves,
+                        declare=declare, dealer=dealer == 0, rules=v, max_states=max_states,
+                        stop=stop, ready=ready)  # fmt: skip
+    except X.BeyondReach as e:
+        note = f"beyond exact reach ({e}); the Monte Carlo answer is given instead"
+        return found, {d: note for d, _ in setups}
+    for r in rep.results:
+        found[r.discard] = _from_analysis(r, rep)
+    return found, notes
+
+
+def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads, local,
+         progress, done0, total_all, stop, ready):  # fmt: skip
+    """Run the chunks on the thread ``pool``, a few in flight at a time (memory does not grow
+    with the trials); returns (stats, rounds, seconds, interrupted). Stops early when
+    ``stop`` (a threading.Event) is set or on KeyboardInterrupt, keeping finished chunks.
+    ``local``: a threading.local holding each thread's policy caches (exact values for one
+    meld summary and rule vector: the discards of one 14-tile hand share them)."""
     rv, tb = v.vector, tables()
     n_rounds = (n_turns + 3) // 4
     opp = OPPONENTS.index(opponents)
-    local = threading.local()  # one policy cache per thread: it only holds exact values
 
     def chunk(cs: int, n: int) -> np.ndarray:
         if not hasattr(local, "memo"):
-            local.memo = new_memo()
+            local.memo = (new_memo14(), K.new_wins_memo())
         st = np.zeros(K.stats_len(n_rounds), np.int64)
         K.run_chunk(cs, n, s.c, s.ms, s.own, s.pool, s.view, s.public, rv, tb, n_turns, opp,
-                    int(declare), s.bao_mode, s.bao_tile, dealer, st, local.memo)  # fmt: skip
+                    int(declare), s.bao_mode, s.bao_tile, dealer, st, *local.memo)  # fmt: skip
         return st
 
     chunk(0, 0)  # compile (or load from the cache) outside the timing
+    if ready is not None:
+        ready()
     total = np.zeros(K.stats_len(n_rounds), np.int64)
+    n_chunks = (trials + CHUNK - 1) // CHUNK
     interrupted = False
     start = time.perf_counter()
-    pool = ThreadPoolExecutor(max_workers=threads)
-    pending = {pool.submit(chunk, cs, n) for cs, n in chunk_seeds(seed, trials)}
+    pending = set()
+    nxt = 0
     try:
-        while pending:
+        while nxt < n_chunks or pending:
+            if stop is not None and stop.is_set():
+                interrupted = True
+                break
+            while nxt < n_chunks and len(pending) < 2 * threads:
+                n = min(CHUNK, trials - nxt * CHUNK)
+                pending.add(pool.submit(chunk, chunk_seed(seed, nxt), n))
+                nxt += 1
             finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for f in finished:
                 total += f.result()
@@ -332,19 +448,27 @@ def _run(
                 progress(done0 + int(total[K.S_TRIALS]), total_all)
     except KeyboardInterrupt:
         interrupted = True
+    finally:
         for f in pending:
             f.cancel()
         for f in pending:  # chunks already running finish in well under a second
             if not f.cancelled():
                 total += f.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     return total, n_rounds, time.perf_counter() - start, interrupted
 
 
 def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponents, declare,
              bao, exact, note) -> OddsResult:  # fmt: skip
-    n = int(st[K.S_TRIALS])
+    n = int(st[K.S_TRIALS]) if st is not None else 0
+    method = "exact" if st is None else ("both" if exact is not None else "monte_carlo")
+    if st is None:
+        return OddsResult(
+            hand=hand, discard=discard, method=method, p_win=None, ci95=None, by_method=None,
+            p_jiahu=None, p_piao=None, by_round=None, expected_payment=None, payment_ci95=None,
+            p_tenpai=None, p_declared=None, p_bao_blocked=None, trials=0, seed=None,
+            rounds=n_rounds, opponents=opponents, declare=declare, bao=bao, seconds=seconds,
+            trials_per_second=None, interrupted=interrupted, exact=exact, exact_note=note,
+        )  # fmt: skip
     wins = int(st[K.S_HOW : K.S_HOW + 4].sum())
     frac = (lambda x: x / n) if n else (lambda x: 0.0)
     pay_mean = frac(int(st[K.S_PAY]))
@@ -353,14 +477,15 @@ def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponen
     return OddsResult(
         hand=hand,
         discard=discard,
-        p_win=frac(wins),
-        ci95=list(wilson(wins, n)),
+        method=method,
+        p_win=frac(wins) if n else None,
+        ci95=list(wilson(wins, n)) if n else None,
         by_method={name: frac(int(st[K.S_HOW + i])) for i, name in enumerate(METHODS)},
         p_jiahu=frac(int(st[K.S_JIAHU])),
         p_piao=frac(int(st[K.S_PIAO])),
         by_round=[frac(int(x)) for x in st[K.S_HIST : K.S_HIST + n_rounds]],
-        expected_payment=pay_mean,
-        payment_ci95=[pay_mean - pay_half, pay_mean + pay_half],
+        expected_payment=pay_mean if n else None,
+        payment_ci95=[pay_mean - pay_half, pay_mean + pay_half] if n else None,
         p_tenpai=frac(int(st[K.S_TENPAI])),
         p_declared=frac(int(st[K.S_DECLARED])) if declare else None,
         p_bao_blocked=frac(int(st[K.S_BAO_BLOCKED])) if declare and bao != "none" else None,
@@ -378,28 +503,67 @@ def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponen
     )
 
 
+def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, seed, workers,
+          threads, local, progress, stop, ready, found, notes, bao_name):  # fmt: skip
+    """Each start's result (Monte Carlo on ``workers`` when ``trials``); (results,
+    interrupted)."""
+    results = []
+    done = 0
+    interrupted = False
+    for d, s in setups:
+        ex, note = found.get(d), notes.get(d)
+        hand13 = T.format_hand(T.Hand(s.c.astype(np.uint8), h.melds))
+        if trials and not interrupted:
+            st, n_rounds, secs, interrupted = _run(s, v, n_turns, opponents, declare, dealer,
+                                                   trials, seed, workers, threads, local,
+                                                   progress, done, trials * len(setups), stop,
+                                                   ready)  # fmt: skip
+        elif trials:
+            continue  # interrupted before this discard: nothing to report for it
+        else:
+            st, secs = None, 0.0
+        done += trials
+        results.append(
+            _package(st, n_rounds, secs, interrupted, hand=hand13, discard=d, seed=seed,
+                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note)
+        )  # fmt: skip
+    return results, interrupted
+
+
 def odds(
     hand: T.Hand | str,
     *,
     visible: str | None = None,
     draws: int | None = None,
     wall: int | None = None,
-    trials: int = DEFAULT_TRIALS,
+    trials: int | None = None,
     seed: int | None = None,
     declare: bool = False,
     bao: str | None = "none",
     opponents: str = "none",
     threads: int = 1,
     dealer: bool = False,
-    exact: bool = False,
+    exact: bool | None = None,
+    objective: str = "win",
+    moves: str = "useful",
     rules: Variant | str | None = None,
     progress=None,
+    stop: threading.Event | None = None,
+    ready=None,
+    max_states: int | None = None,
 ) -> OddsReport:
-    """P(win) and how, by Monte Carlo over the unseen tiles (and exactly, with ``exact``).
+    """P(win) and how: exactly (the dynamic programme of ``ccmj_cli.exact``, or the closed form
+    for a declared tenpai hand) and/or by Monte Carlo over the unseen tiles.
 
+    ``exact=True``: the exact answer, plus Monte Carlo when ``trials`` is given (and instead,
+    with a note, when no exact answer exists — unless ``trials == 0``, then UsageError).
+    ``exact=False``: Monte Carlo only. ``exact=None`` (the default): exact when ``trials`` is
+    not given and the hand is within quick reach, else Monte Carlo.
     A 13-tile hand (3k+1 concealed beside k melds) is played as it stands; a 14-tile hand is
     played once per distinct discard, with the same seed, and the results come best first.
-    ``progress(done, total)`` is called from this thread with the trials finished so far.
+    ``progress(done, total)`` is called from this thread with the trials finished so far;
+    setting ``stop`` ends the run early with what is known (``interrupted``); ``ready()`` is
+    called once the kernels are loaded, before the work proper.
     """
     v = _variant(rules)
     if isinstance(hand, T.Hand):
@@ -413,15 +577,22 @@ def odds(
             f"bad hand '{text.strip()}': odds needs {3 * k + 1} or {3 * k + 2} concealed "
             f"tiles{melds}, got {h.n_concealed}"
         )
-    if trials < 0 or (trials == 0 and not exact):
+    if trials is not None and (trials < 0 or (trials == 0 and not exact)):
         raise UsageError(f"bad --trials {trials}: expected a positive number (0 only with --exact)")
+    if trials is not None and trials > MAX_TRIALS:
+        raise UsageError(
+            f"bad --trials {trials}: at most {MAX_TRIALS:,} (a 95% interval of ±0.003%; more "
+            "would take hours — run several seeds instead)"
+        )
     if threads < 1:
         raise UsageError(f"bad --threads {threads}: expected 1 or more")
     if opponents not in OPPONENTS:
         raise UsageError(f"bad --opponents '{opponents}': expected none or random")
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-    if seed < 0:
+    if objective not in OBJECTIVES:
+        raise UsageError(f"bad --objective '{objective}': expected win or payment")
+    if moves not in MOVES:
+        raise UsageError(f"bad --moves '{moves}': expected useful or all")
+    if seed is not None and seed < 0:
         raise UsageError(f"bad --seed {seed}: expected a non-negative integer")
     bao_mode, bao_tile = _bao_spec(bao)
     bao_name = ("none", "", "unknown")[bao_mode] or T.tile_name(bao_tile)
@@ -443,27 +614,53 @@ def odds(
     setups = [(d, _setup(h, c13, vv, bao_mode, bao_tile)) for d, c13, vv in starts]
     pool_size = int(setups[0][1].pool.sum())
     n_turns, n_draws = _schedule(draws, wall, pool_size)
-    results = []
-    done = 0
-    for d, s in setups:
-        ex, note = (None, None)
-        if exact:
-            ex, note = exact_odds(s, n_draws, opponents, declare, v, dealer_seat)
-        if trials:
-            st, n_rounds, secs, intr = _run(s, v, n_turns, opponents, declare, dealer_seat,
-                                            trials, seed, threads, progress, done,
-                                            trials * len(setups))  # fmt: skip
-        else:
-            n_rounds = (n_turns + 3) // 4
-            st, secs, intr = np.zeros(K.stats_len(n_rounds), np.int64), 0.0, False
-        done += trials
-        hand13 = T.format_hand(T.Hand(s.c.astype(np.uint8), h.melds))
-        results.append(
-            _package(st, n_rounds, secs, intr, hand=hand13, discard=d, seed=seed,
-                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note)
-        )  # fmt: skip
-        if intr:
-            break
-    results.sort(key=lambda r: (-(r.exact.p_win if r.exact and not trials else r.p_win),
-                                -r.expected_payment))  # fmt: skip
+    n_rounds = (n_turns + 3) // 4
+    want_exact = exact is True or (exact is None and trials is None)
+    found, notes = {}, {}
+    if want_exact:
+        from . import exact as X
+
+        limit = max_states or (X.MAX_STATES if exact else AUTO_STATES)
+        try:
+            found, notes = _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v,
+                                      dealer_seat, objective, moves, limit, stop,
+                                      ready)  # fmt: skip
+        except X.Stopped:
+            found, notes = {}, {d: "interrupted" for d, _ in setups}
+            stop = stop or threading.Event()
+            stop.set()
+    have_all = want_exact and len(found) == len(setups)
+    if trials is None:
+        trials = 0 if have_all else DEFAULT_TRIALS
+    if trials == 0 and not have_all:
+        if stop is not None and stop.is_set():
+            return OddsReport(hand=T.format_hand(h), results=[
+                _package(None, n_rounds, 0.0, True, hand=T.format_hand(T.Hand(s.c, h.melds)),
+                         discard=d, seed=None, opponents=opponents, declare=declare,
+                         bao=bao_name, exact=None, note=notes.get(d))
+                for d, s in setups])  # fmt: skip
+        why = next(iter(notes.values()), "no exact answer")
+        raise UsageError(f"no exact answer: {why}")
+    if trials and seed is None:
+        seed = secrets.randbelow(2**32)
+    workers = ThreadPoolExecutor(max_workers=threads) if trials else None
+    local = threading.local()  # each thread's policy caches, shared by every discard
+    try:
+        results, interrupted = _each(setups, h, v, n_turns, n_rounds, opponents, declare,
+                                     dealer_seat, trials, seed, workers, threads, local,
+                                     progress, stop, ready, found, notes, bao_name)  # fmt: skip
+    finally:
+        if workers is not None:
+            workers.shutdown(wait=True, cancel_futures=True)
+    pay_first = objective == "payment"
+
+    def order(r: OddsResult):
+        """Best first: by the exact answer when there is one, else by the estimate."""
+        if r.exact is not None:
+            a, b = r.exact.p_win, r.exact.expected_payment
+            return (0, -round(b if pay_first else a, 12), -round(a if pay_first else b, 12))
+        a, b = r.p_win or 0.0, r.expected_payment or 0.0
+        return (1, -(b if pay_first else a), -(a if pay_first else b))
+
+    results.sort(key=order)
     return OddsReport(hand=T.format_hand(h), results=results)

@@ -211,10 +211,28 @@ def _p(x) -> str:
     return "-" if x is None else f"{x:.4f}"
 
 
+def _useful(ex: dict) -> str:
+    tiles = " ".join(f"{u['tile']}×{u['live']}" for u in ex["useful"])
+    return f"{tiles} ({ex['useful_total']})" if tiles else "-"
+
+
+def _shanten(ex: dict) -> str:
+    return "-" if ex["legal_shanten"] is None else str(ex["legal_shanten"])
+
+
+def _exact_method(ex: dict) -> str:
+    if ex["solver"] == "closed form":
+        return "exact (closed form: a declared tenpai hand)"
+    moves = "draws that help only" if ex["moves"] == "useful" else "every move"
+    return (
+        f"exact (best play for {'P(win)' if ex['objective'] == 'win' else 'the payment'}, "
+        f"{moves}; {ex['states']:,} states)"
+    )
+
+
 def _odds_block(d: dict) -> str:
     ex = d["exact"]
-    lo, hi = d["ci95"]
-    plo, phi = d["payment_ci95"]
+    mc = d["trials"] > 0
     head = [
         ("hand", d["hand"] + (f"  (after discarding {d['discard']})" if d["discard"] else "")),
         (
@@ -222,95 +240,161 @@ def _odds_block(d: dict) -> str:
             f"{d['rounds']} round(s), opponents {d['opponents']}, "
             f"declare {yes(d['declare'])}, bao {d['bao']}",
         ),
-        (
-            "trials",
-            f"{d['trials']} (seed {d['seed']}, {d['trials_per_second']:,.0f} trials/s)"
-            + ("  INTERRUPTED" if d["interrupted"] else ""),
-        ),
-        ("P(win)", f"{_p(d['p_win'])}  95% CI [{lo:.4f}, {hi:.4f}]"),
     ]
     if ex is not None:
-        head.append(("exact P(win)", f"{ex['p_win']:.6f}"))
-    elif d["exact_note"]:
-        head.append(("exact", f"not available: {d['exact_note']}"))
-    head += [
-        ("P(夹胡 win)", _p(d["p_jiahu"]) + (f"  exact {ex['p_jiahu']:.6f}" if ex else "")),
-        ("P(飘胡 win)", _p(d["p_piao"]) + (f"  exact {ex['p_piao']:.6f}" if ex else "")),
-        (
-            "expected payment",
-            f"{d['expected_payment']:.3f} base units  95% CI [{plo:.3f}, {phi:.3f}]"
-            + (f"  exact {ex['expected_payment']:.4f}" if ex else ""),
-        ),
-        ("P(reach tenpai)", _p(d["p_tenpai"])),
-    ]
-    if d["p_declared"] is not None:
-        head.append(("P(declared 报听)", _p(d["p_declared"])))
-    if d["p_bao_blocked"]:
-        head.append(("P(断幺九: no bao look)", _p(d["p_bao_blocked"])))
+        head.append(("method", _exact_method(ex) + (" + Monte Carlo" if mc else "")))
+    else:
+        head.append(("method", "Monte Carlo (the baseline discard policy)"))
+    if d["interrupted"] and not mc:
+        head.append(("INTERRUPTED", "stopped before any answer"))
+    if mc:
+        lo, hi = d["ci95"]
+        plo, phi = d["payment_ci95"]
+        head += [
+            (
+                "trials",
+                f"{d['trials']} (seed {d['seed']}, {d['trials_per_second']:,.0f} trials/s)"
+                + ("  INTERRUPTED" if d["interrupted"] else ""),
+            ),
+            ("P(win)", f"{_p(d['p_win'])}  95% CI [{lo:.4f}, {hi:.4f}]"),
+        ]
+        if ex is not None:
+            head.append(("exact P(win)", f"{ex['p_win']:.6f}"))
+        elif d["exact_note"]:
+            head.append(("exact", f"not available: {d['exact_note']}"))
+        head += [
+            ("P(夹胡 win)", _p(d["p_jiahu"]) + (f"  exact {ex['p_jiahu']:.6f}" if ex else "")),
+            ("P(飘胡 win)", _p(d["p_piao"]) + (f"  exact {ex['p_piao']:.6f}" if ex else "")),
+            (
+                "expected payment",
+                f"{d['expected_payment']:.3f} base units  95% CI [{plo:.3f}, {phi:.3f}]"
+                + (f"  exact {ex['expected_payment']:.4f}" if ex else ""),
+            ),
+            (
+                "P(reach tenpai)",
+                _p(d["p_tenpai"]) + (f"  exact {ex['p_tenpai']:.6f}" if ex else ""),
+            ),
+        ]
+        if d["p_declared"] is not None:
+            head.append(("P(declared 报听)", _p(d["p_declared"])))
+        if d["p_bao_blocked"]:
+            head.append(("P(断幺九: no bao look)", _p(d["p_bao_blocked"])))
+    elif ex is not None:
+        head += [
+            ("P(win)", f"{ex['p_win']:.6f}"),
+            ("P(夹胡 win)", f"{ex['p_jiahu']:.6f}"),
+            ("P(飘胡 win)", f"{ex['p_piao']:.6f}"),
+            ("expected payment", f"{ex['expected_payment']:.4f} base units"),
+            ("P(reach tenpai)", f"{ex['p_tenpai']:.6f}"),
+            ("legal shanten", _shanten(ex)),
+            ("useful tiles", _useful(ex)),
+        ]
+    if ex is None and not mc:
+        return fields(head)
     how = [
-        (f"{zh} {name}", _p(d["by_method"][name]), _p(ex["by_method"][name]) if ex else "-")
+        (
+            f"{zh} {name}",
+            *((_p(d["by_method"][name]),) if mc else ()),
+            *((_p(ex["by_method"][name]),) if ex else ()),
+        )
         for name, zh in ODDS_METHODS
     ]
+    how_heads = ["how", *(["P"] if mc else []), *(["exact"] if ex else [])]
     rounds, cum = [], 0.0
-    for r, p in enumerate(d["by_round"], 1):
-        cum += p
-        rounds.append(
-            (
-                r,
-                _p(p),
-                _p(cum),
-                _p(ex["by_round"][r - 1]) if ex and r <= len(ex["by_round"]) else "-",
-            )
-        )
-    return (
-        fields(head)
-        + "\n\n"
-        + table(how, ["how", "P", "exact"])
-        + "\n\n"
-        + table(rounds, ["round", "P(win)", "cumulative", "exact"])
-    )
+    n = max(len(d["by_round"]) if mc else 0, len(ex["by_round"]) if ex else 0)
+    for r in range(1, n + 1):
+        row = [r]
+        if mc:
+            p = d["by_round"][r - 1] if r <= len(d["by_round"]) else 0.0
+            cum += p
+            row += [_p(p), _p(cum)]
+        if ex:
+            row += [
+                _p(ex["win_by_turn"][r - 1]) if r <= len(ex["win_by_turn"]) else "-",
+                _p(ex["tenpai_by_turn"][r - 1]) if r <= len(ex["tenpai_by_turn"]) else "-",
+            ]
+        rounds.append(row)
+    round_heads = [
+        "round",
+        *(["P(win)", "cumulative"] if mc else []),
+        *(["exact P(won by)", "exact P(tenpai by)"] if ex else []),
+    ]
+    return fields(head) + "\n\n" + table(how, how_heads) + "\n\n" + table(rounds, round_heads)
 
 
 def render_odds(d: dict) -> str:
     """One hand's odds, or (14 tiles) a summary table of every discard, best first."""
     if "discards" not in d:
         return _odds_block(d)
+    xs = d["discards"]
+    mc = any(x["trials"] > 0 for x in xs)
+    with_ex = [x for x in xs if x["exact"]]
     rows = []
-    for x in d["discards"]:
-        lo, hi = x["ci95"]
-        rows.append(
-            (
-                x["discard"],
+    for x in xs:
+        ex = x["exact"]
+        row = [x["discard"]]
+        if with_ex:
+            row += [_shanten(ex) if ex else "-", _useful(ex) if ex else "-"]
+        if mc:
+            lo, hi = x["ci95"] if x["ci95"] else (0.0, 1.0)
+            row += [
                 _p(x["p_win"]),
                 f"[{lo:.4f}, {hi:.4f}]",
                 *(_p(x["by_method"][name]) for name, _ in ODDS_METHODS),
                 _p(x["p_jiahu"]),
                 _p(x["p_piao"]),
                 f"{x['expected_payment']:.3f}",
-                _p(x["exact"]["p_win"]) if x["exact"] else "-",
-            )
-        )
-    first = d["discards"][0]
-    note = (
-        f"{first['trials']} trials per discard, seed {first['seed']}, {first['rounds']} round(s), "
-        f"opponents {first['opponents']}, declare {yes(first['declare'])}, bao {first['bao']}"
+            ]
+        if with_ex:
+            row += [
+                _p(ex["p_tenpai"]) if ex else "-",
+                _p(ex["p_win"]) if ex else "-",
+                *(
+                    (_p(ex["p_jiahu"]) if ex else "-", _p(ex["p_piao"]) if ex else "-")
+                    if not mc
+                    else ()
+                ),
+                f"{ex['expected_payment']:.3f}" if ex else "-",
+            ]
+        rows.append(row)
+    first = xs[0]
+    heads = ["discard"]
+    if with_ex:
+        heads += ["shanten*", "useful tiles (live)"]
+    if mc:
+        heads += ["P(win)", "95% CI", *(zh for _, zh in ODDS_METHODS), "夹胡", "飘胡", "E[pay]"]
+    if with_ex:
+        heads += ["exact P(tenpai)" if mc else "P(tenpai)", "exact P(win)" if mc else "P(win)"]
+        heads += [] if mc else ["夹胡", "飘胡"]
+        heads += ["exact E[pay]" if mc else "E[pay]"]
+    model = (
+        f"{first['rounds']} round(s), opponents {first['opponents']}, "
+        f"declare {yes(first['declare'])}, bao {first['bao']}"
     )
-    heads = [
-        "discard",
-        "P(win)",
-        "95% CI",
-        "自摸",
-        "点炮",
-        "摸宝",
-        "对宝",
-        "夹胡",
-        "飘胡",
-        "E[pay]",
-        "exact",
-    ]
-    notes = sorted({x["exact_note"] for x in d["discards"] if x["exact_note"]})
-    tail = "".join(f"\nno exact answer for some discards: {n}" for n in notes)
-    return f"hand {d['hand']}\n{note}\n\n" + table(rows, heads) + ("\n" + tail if tail else "")
+    lines = [f"hand {d['hand']}"]
+    if with_ex:
+        lines.append(_exact_method(with_ex[0]["exact"]) + f", {model}")
+    if mc:
+        lines.append(
+            f"Monte Carlo: {first['trials']} trials per discard, seed {first['seed']}, {model}"
+            + ("  INTERRUPTED" if any(x["interrupted"] for x in xs) else "")
+        )
+    out = "\n".join(lines) + "\n\n" + table(rows, heads)
+    if with_ex:
+        out += "\n(shanten* = legal shanten: tiles from a legal win, minus one)"
+        top = with_ex[:3]
+        n = len(top[0]["exact"]["win_by_turn"])
+        turns = [
+            [t + 1, *(f"{_p(x['exact']['tenpai_by_turn'][t])} / {_p(x['exact']['win_by_turn'][t])}"
+                      for x in top)]
+            for t in range(n)
+        ]  # fmt: skip
+        out += "\n\n" + table(
+            turns, ["draw", *(f"{x['discard']}: P(tenpai) / P(win) by" for x in top)]
+        )
+    notes = sorted({x["exact_note"] for x in xs if x["exact_note"]})
+    out += "".join(f"\nno exact answer for some discards: {n}" for n in notes)
+    return out
 
 
 # --- table simulation (ccmj simulate / replay)

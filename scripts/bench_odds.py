@@ -1,59 +1,88 @@
-"""Benchmark for ``ccmj odds`` (a script, not a test): prints trials/second, compile time apart.
+"""Benchmark for ``ccmj odds`` (a script, not a test): whole commands as a user runs them.
 
-    python scripts/bench_odds.py            # the issue's targets, 1 and 2 threads
-    python scripts/bench_odds.py --quick    # a tenth of the trials
+    python scripts/bench_odds.py              # every case, 3 runs each, min and median
+    python scripts/bench_odds.py --runs 5
+    python scripts/bench_odds.py --in-process  # also the trials/s of the kernel alone
 
-Targets (ISSUE 4, on a 2-core machine, warm): a tenpai hand, 1,000,000 trials in under 2 s;
-a 2-shanten hand with the discard policy, 100,000 trials in under 10 s; near-linear speed-up
-from 1 to 2 threads.
+Each case runs the CLI as a subprocess (start-up, kernel loading and output included) after a
+warm-up run (compiled kernels cached), and prints the wall time of each run, the min and the
+median, with the machine's load average before and after: on a shared machine the figures are
+only as good as the load is low.
+
+Targets (warm, 2 cores): a 2-shanten hand, 100,000 trials
+of the discard policy, <= 2 s; a 14-tile hand's per-discard table <= 3 s.
 """
 
 import argparse
 import os
+import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-
-from ccmj_cli.odds import odds  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+TWO = "123m469p789s1557z"  # 2-shanten (standard and legal)
+FOURTEEN = "123m469p789s15577z"  # 14 tiles, 12 distinct discards
+TENPAI = "123m456p789s1112s"
 
 CASES = [
-    # (label, hand, kwargs, trials)
-    ("tenpai, declared, self-draws", "123m456p789s1112s", dict(declare=True), 1_000_000),
-    ("tenpai, declared, bao unknown, random opponents", "123m456p789s1112s",
-     dict(declare=True, bao="unknown", opponents="random"), 1_000_000),
-    ("2-shanten, discard policy, declare", "123m469p789s1557z", dict(declare=True), 100_000),
-    ("2-shanten, discard policy, opponents", "123m469p789s1557z",
-     dict(declare=True, opponents="random"), 100_000),
+    # (label, arguments after `ccmj odds`)
+    ("2-shanten, policy Monte Carlo, 100,000 trials, 1 thread",
+     [TWO, "--declare", "--trials", "100000", "--seed", "1"]),
+    ("2-shanten, policy Monte Carlo, 100,000 trials, 2 threads",
+     [TWO, "--declare", "--trials", "100000", "--seed", "1", "--threads", "2"]),
+    ("2-shanten, default command (exact when within reach)", [TWO, "--declare"]),
+    ("14 tiles, per-discard table, default command (exact)", [FOURTEEN]),
+    ("14 tiles, per-discard Monte Carlo, 20,000 trials per discard, 2 threads",
+     [FOURTEEN, "--trials", "20000", "--seed", "1", "--threads", "2"]),
+    ("14 tiles, per-discard Monte Carlo, 5,000 trials per discard, 2 threads",
+     [FOURTEEN, "--trials", "5000", "--seed", "1", "--threads", "2"]),
+    ("tenpai, declared, 1,000,000 trials, 2 threads",
+     [TENPAI, "--declare", "--trials", "1000000", "--seed", "1", "--threads", "2"]),
 ]  # fmt: skip
+
+
+def ccmj(args: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "ccmj_cli", "odds", *args, "--json"], cwd=ROOT,
+                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    return time.perf_counter() - t
+
+
+def in_process():
+    """The kernel alone (no start-up): trials per second of the policy path, labelled as such."""
+    sys.path.insert(0, str(ROOT))
+    from ccmj_cli.odds import odds
+
+    odds(TWO, declare=True, trials=1000, seed=0, exact=False)  # load the kernels
+    for threads in (1, 2):
+        cpu = time.process_time()
+        r = odds(TWO, declare=True, trials=100_000, seed=1, threads=threads, exact=False)
+        r = r.results[0]
+        cpu = time.process_time() - cpu
+        print(
+            f"  in-process, 2-shanten policy, 100,000 trials, {threads} thread(s): "
+            f"{r.seconds:.2f} s wall, {cpu:.2f} CPU-s, {r.trials_per_second:,.0f} trials/s"
+        )
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="a tenth of the trials")
-    ap.add_argument("--threads", default="1,2", help="thread counts to time, e.g. 1,2")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--in-process", action="store_true")
     args = ap.parse_args()
-    scale = 10 if args.quick else 1
-    threads = [int(x) for x in args.threads.split(",")]
-    t0 = time.perf_counter()
-    for _, hand, kw, _ in CASES:  # compile / load every kernel once, outside the timings
-        odds(hand, trials=10, seed=0, draws=17, **kw)
-    print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
-    print(f"cpus: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f} "
-          "(other processes share the cores: compare trials/cpu-s when it is high)")  # fmt: skip
-    for label, hand, kw, n in CASES:
-        n //= scale
-        base = None
-        for k in threads:
-            cpu = time.process_time()
-            r = odds(hand, trials=n, seed=1, draws=17, threads=k, **kw).results[0]
-            cpu = time.process_time() - cpu
-            base = base or r.seconds
-            print(
-                f"{label:48s} threads={k}  {n:>9,} trials  wall {r.seconds:6.2f} s  "
-                f"{r.trials_per_second:>10,.0f} trials/s  speed-up {base / r.seconds:4.2f}  "
-                f"cpu {cpu:6.2f} s ({n / cpu:>10,.0f} trials/cpu-s)  p_win={r.p_win:.4f}"
-            )
+    print(f"cpus: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.2f}")
+    ccmj([TENPAI, "--declare", "--trials", "2000", "-n", "3"])  # warm-up: kernels cached
+    for label, argv in CASES:
+        ccmj(argv)  # (and this case's kernels)
+        times = [ccmj(argv) for _ in range(args.runs)]
+        print(f"{label:75s} " + " ".join(f"{t:5.2f}" for t in times)
+              + f"  min {min(times):5.2f}  median {statistics.median(times):5.2f} s"
+              + f"  (load {os.getloadavg()[0]:.1f})")  # fmt: skip
+    if args.in_process:
+        in_process()
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

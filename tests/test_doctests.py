@@ -16,6 +16,7 @@ import ccmj_cli
 DOCTEST_MODULES = (
     "ccmj_cli.bao",
     "ccmj_cli.batch",
+    "ccmj_cli.exact",
     "ccmj_cli.hand",
     "ccmj_cli.odds",
     "ccmj_cli.scoring",

@@ -102,9 +102,16 @@ def test_bao_with_no_live_copy_cannot_mobao():
 
 
 def test_odds_agree_a_dead_hand_is_not_tenpai():
-    # the declared-tenpai exact answer needs a live legal wait: the dead hand has none
+    # the declared-tenpai closed form needs a live legal wait: the dead hand has none, so the
+    # exact answer is the discard analysis, of a hand that is not tenpai at all. (Its legal
+    # distance: 三色 needs 饼 and 条, and with the 555z pung and three concealed sets the
+    # pair cannot supply both: give up one m set for a p set and an s pair, 5 tiles: legal
+    # shanten 4, so 3 draws reach neither tenpai nor a win.)
     rep = odds("111333456m5z[555z]", declare=True, trials=0, exact=True, draws=3)
-    assert rep.results[0].exact is None and "tenpai" in rep.results[0].exact_note
+    ex = rep.results[0].exact
+    assert ex is not None and ex.solver == "dp" and ex.legal_shanten == 4
+    assert ex.tenpai_by_turn == [0.0] * 3 and ex.p_win == 0.0
+    assert not any(u["tile"] == "5z" for u in ex.useful)  # no copy of 5z is left to draw
 
 
 # --------------------------------------------------------------------------- properties

@@ -6,6 +6,7 @@ base x 2^(fan - 1) with a plain win at 1 fan, which is MIL's 2^fan with a plain 
 """
 
 import json
+import math
 
 import pytest
 from typer.testing import CliRunner
@@ -159,12 +160,16 @@ def test_duanyaojiu_may_not_declare():
     assert B.bao(hand, "1z", rules=MIL).reason == "duanyaojiu"
     # odds --declare never declares it as it stands: by default the tenpai hand declares at
     # once (every trial); under mil2024 only a hand that later draws and keeps a 幺九 tile
-    # declares, and there is no exact answer (which needs a declared hand)
+    # declares. The exact answer is then not the declared closed form but the discard
+    # analysis of the undeclared hand, whose best play keeps the tenpai: the 4 live 9m among
+    # the 136 - 13 = 123 unseen over 4 draws, 1 - C(119, 4) / C(123, 4) (6m, the other wait,
+    # leaves no 幺九: not legal)
     kw = dict(declare=True, draws=4, trials=300, seed=1, exact=True)
     assert odds(hand, **kw).results[0].p_declared == 1.0
     res = odds(hand, rules=MIL, **kw).results[0]
     assert res.p_declared < 0.5
-    assert res.exact is None and "may not declare" in res.exact_note
+    assert res.exact is not None and res.exact.solver == "dp"
+    assert abs(res.exact.p_win - (1 - math.comb(119, 4) / math.comb(123, 4))) < 1e-12
 
 
 # --------------------------------------------------------------------------- the bao (三-24, 25)

@@ -11,7 +11,14 @@ import pytest
 
 from ccmj_cli import odds as O
 from ccmj_cli._kernels.layout import MS_LEN
-from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
+from ccmj_cli._kernels.policy import (
+    choose_discard,
+    choose_discard_cached,
+    choose_discard_memo,
+    new_memo,
+    new_memo14,
+    new_scratch14,
+)
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli.errors import HandError, UsageError
 from ccmj_cli.rules import load_variant
@@ -96,13 +103,27 @@ def test_exact_unknown_bao_mixes_over_the_pool():
 
 
 def test_exact_not_available_explains_why():
-    assert run(TANKI, draws=3, trials=0, exact=True).exact_note.startswith(
-        "exact only for a declared"
-    )
-    r = run(TANKI, declare=True, draws=3, opponents="random", trials=0, exact=True)
+    # (an undeclared tenpai hand used to have no exact answer; the exact analysis now covers
+    # it: drawing alone it only keeps winning tiles, so it is the same hypergeometric answer)
+    r = run(TANKI, draws=3, trials=0, exact=True)
+    assert r.exact.solver == "dp" and r.exact.p_win == pytest.approx(hyper(123, 3, 3), abs=1e-12)
+    r = run(TANKI, declare=True, draws=3, opponents="random", trials=100, exact=True)
     assert r.exact is None and "self-draws" in r.exact_note
-    r = run(TANKI, declare=True, draws=3, bao="5z", visible="555z", trials=0, exact=True)
+    r = run(TANKI, declare=True, draws=3, bao="5z", visible="555z", trials=100, exact=True)
     assert r.exact is None and "换宝" in r.exact_note
+
+
+@pytest.mark.parametrize(
+    "kw,why",
+    [
+        (dict(declare=True, opponents="random"), "self-draws"),
+        (dict(declare=True, bao="5z", visible="555z"), "换宝"),
+    ],
+)
+def test_exact_only_without_an_exact_answer_is_an_error(kw, why):
+    # --trials 0 --exact asks for the exact answer alone: never zeros presented as one
+    with pytest.raises(UsageError, match=f"no exact answer.*{why}"):
+        O.odds(TANKI, draws=3, trials=0, exact=True, **kw)
 
 
 # --- Monte Carlo against the exact answers ---------------------------------------------------
@@ -217,11 +238,17 @@ def test_dianpao_only_with_random_opponents():
 def test_fourteen_tiles_one_result_per_discard_best_first():
     rep = O.odds("123m456p789s11123s", declare=True, draws=6, trials=2000, seed=1, exact=True)
     assert len(rep.results) == 12  # distinct tiles in the hand
-    ps = [r.p_win for r in rep.results]
+    ps = [round(r.exact.p_win, 12) for r in rep.results]  # best first by the exact answer
+    assert ps == sorted(ps, reverse=True)
+    mc = O.odds("123m456p789s11123s", declare=True, draws=6, trials=2000, seed=1, exact=False)
+    ps = [r.p_win for r in mc.results]  # else by the estimate
     assert ps == sorted(ps, reverse=True)
     by = {r.discard: r for r in rep.results}
-    # discarding 2s or 3s leaves a locked tenpai hand: exact exists; 1s leaves no tenpai
-    assert by["3s"].exact is not None and by["1s"].exact is None
+    # every discard has an exact answer (the exact analysis); 2s and 3s leave the same
+    # tenpai (one wait, 3 live of 122: hypergeometric), and come first
+    assert all(r.exact is not None for r in rep.results)
+    assert by["3s"].exact.p_win == pytest.approx(hyper(122, 3, 6), abs=1e-12)
+    assert {r.discard for r in rep.results[:2]} == {"2s", "3s"}
     assert "discards" in rep.to_dict()
 
 
@@ -317,14 +344,17 @@ def test_policy_matches_the_documented_rule_with_and_without_memo():
     wbuf = np.zeros((34, 5), np.int64)
     shs = np.zeros(34, np.int64)
     rng = np.random.default_rng(4)
+    memo14, sc = new_memo14(), new_scratch14()
     states = _random_states(300, rng)
-    for c, view in states + states:  # twice: the second pass answers from the memo
+    for c, view in states + states:  # twice: the second pass answers from the memos
         own = c.copy()
         want = _policy_reference(c, view)
         assert choose_discard(c.copy(), ms, own.copy(), view, rv, tb) == want, (c, view)
         got = choose_discard_memo(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo, shs)
         assert got == want, (c, view)
-    assert len(memo) > 0
+        got = choose_discard_cached(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo14, sc)
+        assert got == want, (c, view)
+    assert len(memo) > 0 and memo14[0][1][0] > 0 and memo14[1][1][0] > 0
 
 
 def test_huanbao_at_the_first_look_rerolls_the_bao():

@@ -123,6 +123,70 @@ def test_documented_in_help():
         assert opt in r.output
 
 
+# --- the exact analysis through the CLI ------------------------------------------------------
+
+
+def test_auto_uses_the_exact_answer_and_says_so():
+    r = odds(TANKI, "-n", "3")
+    assert r.exit_code == 0, r.output
+    assert "method            exact" in r.output and "P(win)            0.0719" in r.output
+    d = json.loads(odds(TANKI, "-n", "3", "--json").stdout)
+    assert d["method"] == "exact" and d["trials"] == 0 and d["p_win"] is None
+    # 3 live 2s among 123 unseen, 3 draws: 1 - C(120,3)/C(123,3)
+    assert abs(d["exact"]["p_win"] - (1 - 120 * 119 * 118 / (123 * 122 * 121))) < 1e-12
+    assert len(d["exact"]["win_by_turn"]) == 3 and d["exact"]["tenpai_by_turn"] == [1.0] * 3
+
+
+def test_auto_falls_back_to_monte_carlo_and_says_why():
+    r = odds(TANKI, "-n", "3", "--declare", "--opponents", "random", "--seed", "1", "--json")
+    d = json.loads(r.stdout)
+    assert d["method"] == "monte_carlo" and d["trials"] == 20000 and d["exact"] is None
+    assert "self-draws" in d["exact_note"]
+
+
+def test_trials_zero_exact_without_an_exact_answer_fails():
+    r = odds(TANKI, "--declare", "--opponents", "random", "--trials", "0", "--exact")
+    assert r.exit_code == 2 and r.stderr.startswith("error: no exact answer")
+    assert r.stdout == ""
+
+
+def test_exact_fourteen_tiles_table_and_json():
+    hand = "123m469p789s15577z"
+    r = odds(hand, "--exact", "-n", "8")
+    assert r.exit_code == 0, r.output
+    for word in ("shanten*", "useful tiles (live)", "P(tenpai)", "P(win)", "E[pay]", "draw"):
+        assert word in r.output
+    d = json.loads(odds(hand, "--exact", "-n", "8", "--json").stdout)
+    rows = d["discards"]
+    assert len(rows) == 12 and all(x["method"] == "exact" for x in rows)
+    ps = [round(x["exact"]["p_win"], 12) for x in rows]
+    assert ps == sorted(ps, reverse=True)
+    ex = rows[0]["exact"]
+    assert len(ex["win_by_turn"]) == 8 == len(ex["tenpai_by_turn"])
+    assert ex["legal_shanten"] == 1 and ex["useful_total"] == sum(u["live"] for u in ex["useful"])
+
+
+def test_exact_with_trials_gives_both():
+    d = json.loads(odds(TANKI, "--exact", "-n", "4", "-t", "2000", "--seed", "2", "--json").stdout)
+    assert d["method"] == "both" and d["trials"] == 2000 and d["exact"]["solver"] == "dp"
+
+
+def test_objective_and_moves_options():
+    d = json.loads(odds(TANKI, "--exact", "-n", "2", "--objective", "payment", "--json").stdout)
+    assert d["exact"]["objective"] == "payment"
+    d = json.loads(odds(TANKI, "--exact", "-n", "2", "--moves", "all", "--json").stdout)
+    assert d["exact"]["moves"] == "all"
+    for args in (["--objective", "money"], ["--moves", "some"]):
+        r = odds(TANKI, "--exact", *args)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1
+
+
+def test_absurd_trials_is_one_line_exit_2():
+    r = odds(TANKI, "--trials", "1000000000000")
+    assert r.exit_code == 2 and r.stderr.startswith("error: bad --trials")
+    assert r.stderr.count("\n") == 1
+
+
 # --- Ctrl-C: the README's contract, from a real process ---------------------------------------
 # "A run that lasts over a second shows a progress bar on stderr. Ctrl-C stops it and prints the
 # estimate from the trials finished so far (marked INTERRUPTED, exit code 130)."

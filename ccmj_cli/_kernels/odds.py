@@ -31,7 +31,7 @@ from .layout import (
     RD_PIAO,
     RV_BAO_CHANGE,
 )
-from .policy import choose_discard_memo
+from .policy import _hand_key, choose_discard_cached, new_scratch14, new_table, table_slot
 from .score import fan_items, settle
 
 # bao modes
@@ -82,11 +82,47 @@ def win_payment(rd, how, haohua, discarder, dealer, rv, items, fan, pay):
     return pay[0]
 
 
+WINS_BITS = 16  # slots of a wins memo
+
+
 @njit(cache=True, nogil=True)
-def keep_bao(bao, legal, rv):
+def new_wins_memo():
+    """A per-thread cache of (legal waits mask, live legal waits) per concealed hand, valid for
+    one meld summary and rule vector."""
+    return new_table(WINS_BITS, 2)
+
+
+@njit(cache=True, nogil=True)
+def legal_waits(c, ms, own, rv, tb, wbuf, wins):
+    """(mask of the legal waits, number of live ones) of the 3k+1 tiles ``c`` — judge_waits,
+    remembered in ``wins`` (``own`` is c plus the fixed melds, so c alone is the key)."""
+    a, b = _hand_key(c)
+    i, found = table_slot(wins, a, b)
+    vals = wins[0]
+    if found:
+        return vals[i, 2], vals[i, 3]
+    n_live = judge_waits(c, ms, own, rv, tb, wbuf)
+    m = np.int64(0)
+    for t in range(N_KINDS):
+        if wbuf[t, W_LEGAL] and own[t] < 4:  # (a wait held four times cannot be won on)
+            m |= np.int64(1) << t
+    vals[i, 2] = m
+    vals[i, 3] = n_live
+    return m, np.int64(n_live)
+
+
+@njit(cache=True, nogil=True)
+def _win_amount(c, t, how, discarder, dealer, ms, own, rv, tb, rd, items, fan, pay):
+    """The payment of winning on ``t`` (judged now: the reading, 独听, 豪华)."""
+    judge_win(c, t, ms, own, rv, tb, rd)
+    return win_payment(rd, how, rd[RD_HAOHUA], discarder, dealer, rv, items, fan, pay)
+
+
+@njit(cache=True, nogil=True)
+def keep_bao(is_wait, rv):
     """Under bao_change optional the declared player keeps a bao whose three other copies are
-    public when it is one of his legal waits (``legal[bao]``): it is an immediate 对宝."""
-    return rv[RV_BAO_CHANGE] != 0 and legal[bao] != 0
+    public when it is one of his legal waits (``is_wait``): it is an immediate 对宝."""
+    return rv[RV_BAO_CHANGE] != 0 and is_wait
 
 
 @njit(cache=True, nogil=True)
@@ -128,7 +164,8 @@ def run_chunk(
     bao_tile,
     dealer,
     stats,
-    memo,
+    memo14,
+    wins,
 ):
     """Play ``n_trials`` trials from the 3k+1 concealed tiles ``c0``; add counts to ``stats``.
 
@@ -136,11 +173,11 @@ def run_chunk(
     view0: what the player counts as unseen (the policy's live counts); public0: copies in
     discards and exposed melds (for 换宝). n_turns: tile positions left in the wall schedule;
     position p is the player's draw when p % 4 == 3, else opponent seat p % 4 + 1.
-    memo: ``new_memo()``, the discard policy's cache of hand shapes for this ``ms`` and ``rv``
-    (exact values only, so sharing it between chunks changes no answer; one per thread).
+    memo14, wins: ``new_memo14()``, ``new_wins_memo()`` — caches of hand shapes for this
+    ``ms`` and ``rv`` (exact values only, so sharing them between chunks changes no answer;
+    one set per thread).
     """
     np.random.seed(seed)
-    n_rounds = (n_turns + 3) // 4
     u = 0
     for t in range(N_KINDS):
         u += pool0[t]
@@ -156,32 +193,19 @@ def run_chunk(
     view = view0.copy()
     public = public0.copy()
     wbuf = np.zeros((N_KINDS, W_COLS), np.int64)
-    legal = np.zeros(N_KINDS, np.int64)
-    rds = np.zeros((N_KINDS, RD_LEN), np.int64)
-    haohua = np.zeros(N_KINDS, np.int64)
-    legal0 = np.zeros(N_KINDS, np.int64)
-    rds0 = np.zeros((N_KINDS, RD_LEN), np.int64)
-    haohua0 = np.zeros(N_KINDS, np.int64)
+    rd = np.zeros(RD_LEN, np.int64)
     items = np.zeros(N_FAN, np.int64)
     fan = np.zeros(N_SEATS, np.int64)
     pay = np.zeros(N_SEATS, np.int64)
     wbuf2 = np.zeros((N_KINDS, W_COLS), np.int64)
-    shs = np.zeros(N_KINDS, np.int64)
-    n_live0 = win_table(c0.copy(), ms, own0, rv, tb, wbuf, legal0, rds0, haohua0)
-    legal[:] = legal0
-    rds[:, :] = rds0
-    haohua[:] = haohua0
-    dirty = False
+    sc = new_scratch14()
+    lmask0, n_live0 = legal_waits(c0.copy(), ms, own0.copy(), rv, tb, wbuf, wins)
     for _trial in range(n_trials):
         c[:] = c0
         own[:] = own0
         view[:] = view0
         public[:] = public0
-        if dirty:  # the last trial changed the hand: back to the start's win table
-            legal[:] = legal0
-            rds[:, :] = rds0
-            haohua[:] = haohua0
-            dirty = False
+        lmask = lmask0
         wall[:u] = base[:u]
         m = u
         tenpai = n_live0 > 0
@@ -210,7 +234,7 @@ def run_chunk(
                     m -= 1
                     view[t] -= 1
                     public[t] += 1
-                    if legal[t]:
+                    if lmask >> t & 1:
                         won, how, win_tile, discarder = True, HOW_DISCARD, t, p % 4 + 1
                         break
                 continue
@@ -227,7 +251,12 @@ def run_chunk(
                 # 换宝: the three other copies are public, so the bao is rolled again — under
                 # bao_change optional unless the player keeps it, which he does when it is a
                 # legal wait (an immediate 对宝; kept otherwise, it could never be drawn)
-                while bao >= 0 and public[bao] >= 3 and tries < 8 and not keep_bao(bao, legal, rv):
+                while (
+                    bao >= 0
+                    and public[bao] >= 3
+                    and tries < 8
+                    and not keep_bao(lmask >> bao & 1 != 0, rv)
+                ):
                     tries += 1
                     new, m = _roll_bao(wall, m, bao)
                     if new < 0:
@@ -238,7 +267,7 @@ def run_chunk(
                     look = True
                 if look:
                     looked = True
-                    if legal[bao]:
+                    if lmask >> bao & 1:
                         won, how, win_tile = True, HOW_DUIBAO, bao
                         break
             if m == 0:
@@ -248,7 +277,7 @@ def run_chunk(
             wall[j] = wall[m - 1]
             m -= 1
             view[t] -= 1
-            if legal[t]:
+            if lmask >> t & 1:
                 won, how, win_tile = True, HOW_SELF, t
                 break
             if looked and t == bao:
@@ -256,13 +285,13 @@ def run_chunk(
                 break
             c[t] += 1
             own[t] += 1
-            d = t if locked else choose_discard_memo(c, ms, own, view, rv, tb, wbuf2, memo, shs)
+            d = t if locked else choose_discard_cached(c, ms, own, view, rv, tb, wbuf2, memo14,
+                                                       sc)  # fmt: skip
             c[d] -= 1
             own[d] -= 1
             public[d] += 1
             if d != t:
-                dirty = True
-                n_live = win_table(c, ms, own, rv, tb, wbuf, legal, rds, haohua)
+                lmask, n_live = legal_waits(c, ms, own, rv, tb, wbuf, wins)
                 tenpai = n_live > 0
                 if tenpai:
                     reached = True
@@ -282,18 +311,22 @@ def run_chunk(
         if how == HOW_MOBAO:  # the bao stands for the legal wait that pays best
             best = -1
             for w in range(N_KINDS):
-                if legal[w]:
-                    v = win_payment(rds[w], how, haohua[w], -1, dealer, rv, items, fan, pay)
+                if lmask >> w & 1:
+                    v = _win_amount(c, w, how, -1, dealer, ms, own, rv, tb, rd, items, fan, pay)
                     if v > best:
                         best = v
                         win_tile = w
-        amount = win_payment(
-            rds[win_tile], how, haohua[win_tile], discarder, dealer, rv, items, fan, pay
-        )
+        amount = _win_amount(c, win_tile, how, discarder, dealer, ms, own, rv, tb, rd, items,
+                             fan, pay)  # fmt: skip
         stats[S_HOW + how] += 1
-        stats[S_JIAHU] += rds[win_tile, RD_JIAHU]
-        stats[S_PIAO] += rds[win_tile, RD_PIAO]
+        stats[S_JIAHU] += rd[RD_JIAHU]
+        stats[S_PIAO] += rd[RD_PIAO]
         stats[S_PAY] += amount
         stats[S_PAY2] += amount * amount
         stats[S_HIST + rnd - 1] += 1
-    return n_rounds
+    return n_rounds_of(n_turns)
+
+
+@njit(cache=True, nogil=True)
+def n_rounds_of(n_turns):
+    return (n_turns + 3) // 4

@@ -302,3 +302,225 @@ def choose_discard_value(c, ms, own, unseen, rv, tb, ut, scratch):
         if live > best_live:
             best, best_live, best_n = d, live, n_live
     return best, np.int64(best_sh), np.int64(best_live), np.int64(best_n)
+
+
+# ------------------------------------------------- the memoized choice, remembered per 14 tiles
+# For `ccmj odds`: the same choice as choose_discard_memo, but what does not depend on the live
+# counts — the discards that reach the lowest shanten, and what each leaves wanted — is
+# remembered per 14-tile hand, so a hand seen before costs one lookup and a few masks.
+MEMO14_BITS = 18  # slots of the 14-tile memo (40 MB); each memo is cleared when half full
+MEMO13_BITS = 18  # slots of the 13-tile memo (8 MB)
+
+
+@njit(cache=True, nogil=True)
+def new_table(bits, ncols):
+    """An open-addressing table on one array keyed by a hand key (two words): (rows, count),
+    a row = (key, key, ncols values), key -1 where empty — key and values side by side, one
+    memory fetch for most lookups. Faster than a typed Dict, and its size is fixed."""
+    rows = np.zeros((1 << bits, 2 + ncols), np.int64)
+    rows[:, 0] = -1
+    return rows, np.zeros(1, np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_slot(rows, a, b):
+    mask = rows.shape[0] - 1
+    i = ((a * 0x5BD1E995) ^ (b * 0x27D4EB2F) ^ (a >> 23) ^ (b >> 31)) & mask
+    while rows[i, 0] != -1 and (rows[i, 0] != a or rows[i, 1] != b):
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def table_slot(table, a, b):
+    """(row, found) for the key (a, b); a row that is not found is reserved for it (the caller
+    fills its values, columns 2 on). A half-full table is emptied first."""
+    rows, count = table
+    i = _row_slot(rows, a, b)
+    if rows[i, 0] != -1:
+        return i, True
+    if 2 * count[0] >= rows.shape[0]:
+        rows[:, 0] = -1
+        count[0] = 0
+        i = _row_slot(rows, a, b)
+    rows[i, 0] = a
+    rows[i, 1] = b
+    count[0] += 1
+    return i, False
+
+
+@njit(cache=True, nogil=True)
+def new_memo14():
+    """The per-thread caches of ``choose_discard_cached`` (valid for one meld summary and rule
+    vector, like ``new_memo``): per 14-tile hand (n, discards packed 6 bits each in 2 words,
+    the n wanted masks); per 13-tile hand (shanten, wanted mask)."""
+    return new_table(MEMO14_BITS, 17), new_table(MEMO13_BITS, 2)
+
+
+@njit(cache=True, nogil=True)
+def new_scratch14():
+    """Scratch arrays of ``choose_discard_cached``: (keys, rows, pair, three, shs)."""
+    return (
+        np.zeros(4, np.int64),
+        np.zeros((4, 10), np.int64),
+        np.zeros((4, 4, 10), np.int64),
+        np.zeros((4, 10), np.int64),
+        np.zeros(N_KINDS, np.int64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _discard_shantens(c, tb, sc):
+    """shs[d] = standard shanten of c - d for every d held (99 elsewhere), c 3k+2 tiles; the
+    same numbers as ``shanten``, from the per-suit rows combined once (as choose_discard)."""
+    keys, rows, pair, three, shs = sc
+    n = 0
+    for t in range(N_KINDS):
+        n += c[t]
+    k = (n - 2) // 3
+    _rows(c, tb, keys, rows)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            _minplus(rows[a], rows[b], k, pair[a, b])
+    for x in range(4):  # the three groups other than x
+        p = 0 if x != 0 else 1
+        q = p + 1 if p + 1 != x else p + 2
+        r = q + 1 if q + 1 != x else q + 2
+        _minplus(pair[p, q], rows[r], k, three[x])
+    best = 99
+    for d in range(N_KINDS):
+        shs[d] = 99
+        if c[d] == 0:
+            continue
+        gx = d // 9 if d < 27 else 3
+        key_x = keys[gx] - _PW[d - 9 * gx]
+        row = tb[5][key_x] if gx == 3 else tb[1][key_x]
+        shs[d] = _join(row, three[gx], k) - 1
+        if shs[d] < best:
+            best = shs[d]
+    return best
+
+
+
+
+@njit(cache=True, nogil=True)
+def _useful_fast(c, tb, sc):
+    """(shanten, useful mask) of 3k+1 tiles ``c``: ``shanten`` and ``shape.useful_mask`` from
+    the per-suit rows combined once, then one row and one join per drawn tile."""
+    keys, rows, pair, three, _ = sc
+    n = 0
+    for t in range(N_KINDS):
+        n += c[t]
+    k = (n - 1) // 3
+    _rows(c, tb, keys, rows)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            _minplus(rows[a], rows[b], k, pair[a, b])
+    for x in range(4):
+        p = 0 if x != 0 else 1
+        q = p + 1 if p + 1 != x else p + 2
+        r = q + 1 if q + 1 != x else q + 2
+        _minplus(pair[p, q], rows[r], k, three[x])
+    dist = _join(rows[0], three[0], k)
+    m = np.int64(0)
+    for t in range(N_KINDS):
+        if c[t] >= 4:
+            continue
+        g = t // 9 if t < 27 else 3
+        key = keys[g] + _PW[t - 9 * g]
+        row = tb[5][key] if g == 3 else tb[1][key]
+        if _join(row, three[g], k) < dist:
+            m |= np.int64(1) << t
+    return np.int64(dist - 1), m
+
+
+@njit(cache=True, nogil=True)
+def _wanted_cached(c, ms, own, rv, tb, wbuf, memo13, sc):
+    """``wanted`` (the same value), remembered in the 13-tile table, computed with
+    ``_useful_fast``."""
+    a, b = _hand_key(c)
+    i, found = table_slot(memo13, a, b)
+    vals = memo13[0]
+    if found:
+        return vals[i, 2], vals[i, 3]
+    sh, m = _useful_fast(c, tb, sc)
+    if sh == 0:
+        judge_waits(c, ms, own, rv, tb, wbuf)
+        m = np.int64(0)
+        for t in range(N_KINDS):
+            if wbuf[t, W_LEGAL]:
+                m |= np.int64(1) << t
+    vals[i, 2] = sh
+    vals[i, 3] = m
+    return sh, m
+
+
+@njit(cache=True, nogil=True)
+def _candidates(c, ms, own, rv, tb, wbuf, memo13, sc, out):
+    """Fill ``out`` (int64[17]) with (n, packed discards, masks): the discards of 3k+2 tiles
+    ``c`` that reach the lowest shanten, lowest tile first, and the mask each leaves wanted
+    (``wanted``)."""
+    best_sh = _discard_shantens(c, tb, sc)
+    shs = sc[4]
+    n = 0
+    pa = np.int64(0)
+    pb = np.int64(0)
+    for d in range(N_KINDS):
+        if shs[d] != best_sh:
+            continue
+        c[d] -= 1
+        own[d] -= 1
+        _sh, mask = _wanted_cached(c, ms, own, rv, tb, wbuf, memo13, sc)
+        out[3 + n] = mask
+        c[d] += 1
+        own[d] += 1
+        if n < 10:
+            pa |= np.int64(d) << (6 * n)
+        else:
+            pb |= np.int64(d) << (6 * (n - 10))
+        n += 1
+    out[0] = n
+    out[1] = pa
+    out[2] = pb
+
+
+@njit(cache=True, nogil=True)
+def choose_discard_cached(c, ms, own, view, rv, tb, wbuf, memo14, sc):
+    """``choose_discard_memo``'s choice (the same discard, tests check it), with what does not
+    depend on the live counts remembered in ``memo14`` (``new_memo14()``, one per thread);
+    ``sc`` from ``new_scratch14()``."""
+    a, b = _hand_key(c)
+    i, found = table_slot(memo14[0], a, b)
+    v = memo14[0][0][i, 2:]
+    if not found:
+        _candidates(c, ms, own, rv, tb, wbuf, memo14[1], sc, v)
+    # live copies by bit planes: live(m) = |m & v1| + 2 |m & v2| + 4 |m & v4|
+    v1 = np.int64(0)
+    v2 = np.int64(0)
+    v4 = np.int64(0)
+    for t in range(N_KINDS):
+        x = view[t]
+        if x & 1:
+            v1 |= np.int64(1) << t
+        if x & 2:
+            v2 |= np.int64(1) << t
+        if x & 4:
+            v4 |= np.int64(1) << t
+    best = -1
+    best_live = -1
+    for j in range(v[0]):
+        d = (v[1] >> (6 * j) if j < 10 else v[2] >> (6 * (j - 10))) & 63
+        m = v[3 + j]
+        live = _popcount(m & v1) + 2 * _popcount(m & v2) + 4 * _popcount(m & v4)
+        if live > best_live:
+            best, best_live = d, live
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """Set bits of a mask of at most 34 bits (SWAR)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56

@@ -1,5 +1,9 @@
-"""ccmj odds: Monte Carlo (and exact) odds of winning from a hand."""
+"""ccmj odds: exact and Monte Carlo odds of winning from a hand, per discard for 14 tiles."""
 
+import os
+import signal
+import sys
+import threading
 import time
 from typing import Annotated
 
@@ -12,14 +16,18 @@ EXIT_INTERRUPTED = 130  # Ctrl-C: the estimate so far is printed, then this code
 
 
 class _Bar:
-    """A rich progress bar on stderr, shown only once a run has lasted a second."""
+    """A rich progress bar on stderr, shown only when stderr is a terminal and once a run has
+    lasted a second."""
 
     def __init__(self):
         self.start = time.perf_counter()
         self.bar = None
         self.task = None
+        self.tty = sys.stderr.isatty()
 
     def __call__(self, done: int, total: int):
+        if not self.tty:
+            return
         if self.bar is None:
             if time.perf_counter() - self.start < 1.0 or done >= total:
                 return
@@ -39,6 +47,30 @@ class _Bar:
             self.bar.stop()
 
 
+class _CtrlC:
+    """Ctrl-C during `odds`: while the kernels load nothing is known, so it ends at once (exit
+    130); once the work has started it asks the run to stop (``event``), which prints what is
+    known, marked INTERRUPTED; a second Ctrl-C ends at once."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.live = False
+
+    def ready(self):
+        self.live = True
+
+    def __call__(self, signum, frame):
+        if self.live and not self.event.is_set():
+            self.event.set()
+            return
+        what = "while starting: nothing computed yet" if not self.live else "again: stopping now"
+        try:
+            sys.stderr.write(f"INTERRUPTED {what}\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(EXIT_INTERRUPTED)
+
+
 HandArg = Annotated[
     str,
     typer.Argument(help="13 tiles (after discarding) or 14 (odds per discard): 123m456p789s1112s."),
@@ -52,7 +84,13 @@ WallOpt = Annotated[
     typer.Option("--wall", help="Tiles left in the wall instead: the player draws every fourth."),
 ]
 TrialsOpt = Annotated[
-    int, typer.Option("--trials", "-t", help="Monte Carlo trials (0 with --exact: exact only).")
+    int | None,
+    typer.Option(
+        "--trials",
+        "-t",
+        help="Monte Carlo trials (default: exact when within reach, else 20000; 0 with --exact: "
+        "exact only).",
+    ),
 ]
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", help="Random seed (default: a fresh one, reported).")
@@ -80,7 +118,23 @@ DealerOpt = Annotated[
 ]
 ExactOpt = Annotated[
     bool,
-    typer.Option("--exact", help="Also the exact answer (declared tenpai hand, self-draws)."),
+    typer.Option(
+        "--exact",
+        help="The exact analysis (best play, by dynamic programming); with --trials, Monte Carlo "
+        "too.",
+    ),
+]
+ObjectiveOpt = Annotated[
+    str,
+    typer.Option("--objective", help="What the exact analysis maximises: win (P(win)) or payment."),
+]
+MovesOpt = Annotated[
+    str,
+    typer.Option(
+        "--moves",
+        help="Exact analysis: useful (keep only draws that bring a legal win nearer) or all "
+        "(every move; short horizons only).",
+    ),
 ]
 
 
@@ -92,7 +146,7 @@ def register(app: typer.Typer):
         visible: VisibleOpt = None,
         draws: DrawsOpt = None,
         wall: WallOpt = None,
-        trials: TrialsOpt = 20_000,
+        trials: TrialsOpt = None,
         seed: SeedOpt = None,
         declare: DeclareOpt = False,
         bao: BaoOpt = "none",
@@ -100,27 +154,37 @@ def register(app: typer.Typer):
         threads: ThreadsOpt = 1,
         dealer: DealerOpt = False,
         exact: ExactOpt = False,
+        objective: ObjectiveOpt = "win",
+        moves: MovesOpt = "useful",
         rules: RulesOpt = None,
         json: JsonOpt = False,
         plot: PlotOpt = None,
     ):
-        """P(win) with a 95% CI, by 自摸/点炮/摸宝/对宝, 夹胡/飘胡, by round, expected payment."""
+        """P(win) and P(tenpai) by turn, expected payment, by 自摸/点炮/摸宝/对宝, 夹胡/飘胡: exact
+        (best play) when within reach, else Monte Carlo; every discard of a 14-tile hand."""
         v = variant(rules)
         if plot:
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
         bar = _Bar()
+        ctrl_c = _CtrlC()
+        in_main = threading.current_thread() is threading.main_thread()
+        old = signal.signal(signal.SIGINT, ctrl_c) if in_main else None
+        mode = True if exact else (False if trials is not None else None)
         try:
             from .. import odds as O  # kernels load only when the command runs
 
             report = O.odds(
                 hand, visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
                 declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,
-                exact=exact, rules=v, progress=bar,
+                exact=mode, objective=objective, moves=moves, rules=v, progress=bar,
+                stop=ctrl_c.event, ready=ctrl_c.ready,
             )  # fmt: skip
         finally:
             bar.close()
+            if in_main:
+                signal.signal(signal.SIGINT, old)
         d = report.to_dict()
         typer.echo(to_json(d) if json else render_odds(d))
         if plot:
@@ -128,7 +192,5 @@ def register(app: typer.Typer):
 
             plot_odds(d, plot)
         if report.interrupted:
-            typer.echo(
-                "interrupted: the estimate above is from the trials finished so far", err=True
-            )
+            typer.echo("INTERRUPTED: the answer above is from the work finished so far", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)

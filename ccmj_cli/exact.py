@@ -1,0 +1,335 @@
+"""Exact discard analysis (何切る): P(tenpai) and P(win) by turn and the expected payment, for a
+13-tile hand or every discard of a 14-tile hand, by dynamic programming over the hands the
+player can reach (``_kernels/exact.py``).
+
+The model (README, "Exact analysis"): the player draws one tile a turn for ``draws`` turns from
+the unseen pool (136 - his own tiles - ``visible``), physically, without replacement; nobody
+else claims or wins. After each draw he wins if the tiles are a legal win (always taken), else
+keeps the discard that maximises the objective — P(win within the horizon) or the expected
+payment — among the allowed ones. ``moves="useful"`` (default): a draw is kept only when it
+brings the hand one tile nearer a legal win (legal distance), with a discard that keeps it
+there; every other draw is discarded at once. ``moves="all"``: anything may be kept or thrown
+(exact over every play; the graph grows fast, so short horizons only).
+
+>>> r = analyze("123m456p789s1112s", draws=1)
+>>> round(float(r.results[0].p_win[1]) * 123, 9)  # 3 live 2s among 123 unseen tiles
+3.0
+"""
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import tiles as T
+from ._kernels import exact as K
+from ._kernels import layout as L
+from ._kernels import legal as LG
+from ._kernels.tables import tables
+from .errors import HandError, UsageError
+from .hand import unseen_counts
+from .rules import Variant, load_variant
+
+DEFAULT_DRAWS = 17  # a whole hand, as `ccmj odds`
+OBJECTIVES = ("win", "payment")
+MOVES = ("useful", "all")
+MAX_STATES = 500_000  # the graph's size limit (about 1.3 KB a state): beyond it, no answer
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """One starting hand (13 tiles), or one discard of a 14-tile hand."""
+
+    hand: str  # the 13 tiles played from
+    discard: str | None
+    legal_shanten: int | None  # legal distance - 1 (None: no legal win can be reached)
+    tenpai: bool  # a legal wait with a copy outside the player's tiles
+    useful: list[dict]  # [{tile, live}]: the kinds that bring it nearer a legal win
+    useful_total: int
+    p_win: np.ndarray  # float64[N + 1]: P(won by turn t), t = 0..N
+    p_tenpai: np.ndarray  # float64[N + 1]: P(tenpai at some turn <= t)
+    expected_payment: float  # base units, the player's own win only
+    p_jiahu: float  # P(a win scored with 夹胡)
+    p_piao: float  # P(a 飘胡 win)
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": self.hand,
+            "discard": self.discard,
+            "legal_shanten": self.legal_shanten,
+            "tenpai": self.tenpai,
+            "useful": self.useful,
+            "useful_total": self.useful_total,
+            "p_win": float(self.p_win[-1]),
+            "p_tenpai": float(self.p_tenpai[-1]),
+            "expected_payment": self.expected_payment,
+            "p_jiahu": self.p_jiahu,
+            "p_piao": self.p_piao,
+            "win_by_turn": [float(x) for x in self.p_win[1:]],
+            "tenpai_by_turn": [float(x) for x in self.p_tenpai[1:]],
+        }
+
+
+@dataclass(frozen=True)
+class ExactReport:
+    hand: str
+    draws: int
+    objective: str
+    moves: str
+    states: int  # states in the graph
+    seconds: float
+    results: list[ExactResult]  # best first
+    solver: "Solver | None" = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": self.hand,
+            "method": "exact",
+            "draws": self.draws,
+            "objective": self.objective,
+            "moves": self.moves,
+            "states": self.states,
+            "seconds": self.seconds,
+            "results": [r.to_dict() for r in self.results],
+        }
+
+
+class BeyondReach(Exception):
+    """The graph would exceed the state limit."""
+
+
+class Stopped(Exception):
+    """The analysis was stopped (``stop[0]`` set, Ctrl-C)."""
+
+
+@dataclass
+class Solver:
+    """The graph and the decisions, kept for the Monte Carlo check (``follow``)."""
+
+    roots: np.ndarray
+    graph: tuple
+    dec: np.ndarray
+    base: np.ndarray
+    root_pool: list  # physical pool of each root (every kind)
+    draws: int
+    discards: list  # the discard of each root, in build order (None for a 13-tile hand)
+    w0: np.ndarray  # each state's value at turn 0: P(win within the horizon)
+    e0: np.ndarray  # and the expected payment, under the best play for the objective
+
+    def follow(self, discard: str | None, trials: int, seed: int) -> dict:
+        """Sample ``trials`` physical draw sequences from the start after ``discard`` (None
+        for a 13-tile hand) under the solver's decisions."""
+        i = self.discards.index(discard)
+        _, _, states, s_c, s_dd, hands, edges, succ = self.graph
+        n = self.draws
+        st = np.zeros(1 + 2 * n + 5, np.int64)
+        K.follow(seed, trials, int(self.roots[i]), self.root_pool[i], states, s_c, s_dd, hands,
+                 edges, succ, self.dec, self.base, n, st)  # fmt: skip
+        return {
+            "trials": int(st[0]),
+            "wins_at": st[1 : 1 + n].copy(),
+            "tenpai_at": st[1 + n : 1 + 2 * n].copy(),
+            "pay": int(st[1 + 2 * n]),
+            "pay2": int(st[2 + 2 * n]),
+            "jiahu": int(st[3 + 2 * n]),
+            "piao": int(st[4 + 2 * n]),
+            "mismatches": int(st[5 + 2 * n]),
+        }
+
+
+def _variant(rules) -> Variant:
+    return rules if isinstance(rules, Variant) else load_variant(rules)
+
+
+def draws_of(draws: int | None, wall: int | None, pool_size: int) -> int:
+    """The player's own draws: ``--draws N``, or ``--wall N`` tiles left (every fourth is his)."""
+    if draws is not None and wall is not None:
+        raise UsageError("give either --draws or --wall, not both")
+    if wall is not None:
+        if wall < 0 or wall > pool_size:
+            raise UsageError(f"bad --wall {wall}: expected 0-{pool_size} (the unseen tiles)")
+        return wall // 4
+    n = DEFAULT_DRAWS if draws is None else draws
+    if n < 0 or n > pool_size:
+        raise UsageError(f"bad --draws {n}: expected 0-{pool_size} (the unseen tiles)")
+    return n
+
+
+def run_stoppable(fn, stop: np.ndarray, event, *args):
+    """Run a nogil kernel in a thread; when ``event`` (a threading.Event) is set, or on Ctrl-C
+    (KeyboardInterrupt in this thread), set ``stop[0]``, which the kernel reads. Re-raises
+    KeyboardInterrupt once the kernel has returned."""
+    box = {}
+
+    def work():
+        try:
+            box["out"] = fn(*args)
+        except BaseException as e:  # (surfaced in the caller's thread)
+            box["err"] = e
+
+    th = threading.Thread(target=work, daemon=True)
+    th.start()
+    interrupted = False
+    while th.is_alive():
+        try:
+            th.join(0.05)
+        except KeyboardInterrupt:
+            stop[0] = 1
+            interrupted = True
+        if event is not None and event.is_set():
+            stop[0] = 1
+    if "err" in box:
+        raise box["err"]
+    if interrupted:
+        raise KeyboardInterrupt
+    return box["out"]
+
+
+_WARM = []
+
+
+def _warm(rv, tb) -> None:
+    """Load (or compile) the kernels once with a trivial problem, so that a caller can tell
+    loading from working (and Ctrl-C during a first-run compile is not lost in a kernel)."""
+    if _WARM:
+        return
+    c = np.zeros((1, L.N_KINDS), np.uint8)
+    c[0, :13] = 1
+    d = np.zeros((1, L.N_KINDS), np.int64)
+    base = np.full(L.N_KINDS, 4, np.int64)
+    kill = np.zeros(1, np.int64)
+    ms = np.zeros(L.MS_LEN, np.int64)
+    g = K.build(c, d, base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 0, 1, 1, 10, kill)
+    _, roots, states, _, _, hands, edges, succ = g
+    _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
+    K.forward(int(roots[0]), states, hands, edges, succ, dec, 100, 1, np.zeros((3, 4)))
+    m = LG.new_memo(rv)
+    LG.useful_mask(c[0].copy(), ms, rv, m, 5)
+    _WARM.append(True)
+
+
+def analyze(
+    hand: T.Hand | str,
+    *,
+    visible: str | None = None,
+    draws: int | None = None,
+    wall: int | None = None,
+    objective: str = "win",
+    moves: str = "useful",
+    declare: bool = False,
+    dealer: bool = False,
+    rules: Variant | str | None = None,
+    max_states: int = MAX_STATES,
+    stop=None,
+    ready=None,
+) -> ExactReport:
+    """Exact P(win) and P(tenpai) by turn and expected payment, best play for ``objective``.
+
+    A 13-tile hand (3k+1 concealed beside k melds) gives one result; a 14-tile hand one per
+    distinct discard, best first. Raises BeyondReach when the graph would pass ``max_states``
+    and Stopped when ``stop`` (a threading.Event) is set or on Ctrl-C. ``ready()`` is called
+    once the kernels are loaded (compiled on a machine's first run), before the work proper.
+    """
+    v = _variant(rules)
+    if objective not in OBJECTIVES:
+        raise UsageError(f"bad --objective '{objective}': expected win or payment")
+    if moves not in MOVES:
+        raise UsageError(f"bad --moves '{moves}': expected useful or all")
+    if isinstance(hand, T.Hand):
+        h, text = hand, T.format_hand(hand)
+    else:
+        h, text = T.parse_hand(hand, v.meld_rules), hand
+    k = 4 - h.n_sets
+    if h.n_concealed not in (3 * k + 1, 3 * k + 2):
+        melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""
+        raise HandError(
+            f"bad hand '{text.strip()}': the analysis needs {3 * k + 1} or {3 * k + 2} "
+            f"concealed tiles{melds}, got {h.n_concealed}"
+        )
+    unseen = unseen_counts(h, visible, text)
+    meld_own = (h.own_counts().astype(np.int64) - h.concealed).astype(np.uint8)
+    vis = 4 - unseen - h.own_counts().astype(np.int64)
+    base = (4 - vis - meld_own).astype(np.int64)
+    c0 = h.concealed.astype(np.uint8)
+    if h.n_concealed == 3 * k + 1:
+        starts = [(None, c0.copy(), np.zeros(L.N_KINDS, np.int64))]
+    else:
+        starts = []
+        for x in np.flatnonzero(c0):
+            c13 = c0.copy()
+            c13[x] -= 1
+            dd = np.zeros(L.N_KINDS, np.int64)
+            dd[x] = 1
+            starts.append((T.tile_name(int(x)), c13, dd))
+    roots_c = np.array([c for _, c, _ in starts], np.uint8)
+    roots_d = np.array([d for _, _, d in starts], np.int64)
+    pools = [base - c.astype(np.int64) - d for _, c, d in starts]
+    total = int(pools[0].sum())
+    n = draws_of(draws, wall, total)
+    kill = np.zeros(1, np.int64)
+    rv, tb, ms = v.vector, tables(), h.meld_summary()
+    mv = MOVES.index(moves)
+    obj = OBJECTIVES.index(objective)
+    _warm(rv, tb)
+    if ready is not None:
+        ready()
+    t0 = time.perf_counter()
+    graph = run_stoppable(K.build, kill, stop, roots_c, roots_d, base, meld_own, ms, rv, tb, mv,
+                          int(declare), 0 if dealer else 1, n, max_states, kill)  # fmt: skip
+    status, roots, states, s_c, s_dd, hands, edges, succ = graph
+    if status == K.TOO_BIG:
+        raise BeyondReach(f"more than {max_states:,} states")
+    if status == K.STOPPED:
+        raise Stopped()
+    done, w0, e0, dec = run_stoppable(K.backward, kill, stop, states, edges, succ, total, n, obj,
+                                      kill)  # fmt: skip
+    if not done:
+        raise Stopped()
+    results = []
+    memo = LG.new_memo(rv)
+    out = np.zeros((3, n + 3))  # (row 2 holds three numbers)
+    for i, (d, c13, _) in enumerate(starts):
+        K.forward(int(roots[i]), states, hands, edges, succ, dec, total, n, out)
+        hi = states[roots[i], K.S_HAND]
+        dist = int(hands[hi, K.H_DIST])
+        mask, memo = LG.useful_mask(c13.copy(), ms, rv, memo, dist)
+        pool = pools[i]
+        useful = [
+            {"tile": T.tile_name(t), "live": int(max(pool[t], 0))}
+            for t in range(L.N_KINDS)
+            if int(mask) >> t & 1
+        ]
+        results.append(
+            (
+                (float(w0[roots[i]]), float(e0[roots[i]])),
+                ExactResult(
+                    hand=T.format_hand(T.Hand(c13, h.melds)),
+                    discard=d,
+                    legal_shanten=None if dist >= LG.INF else dist - 1,
+                    tenpai=bool(hands[hi, K.H_TEN]),
+                    useful=useful,
+                    useful_total=sum(u["live"] for u in useful),
+                    p_win=out[0, : n + 1].copy(),
+                    p_tenpai=out[1, : n + 1].copy(),
+                    expected_payment=float(out[2, 0]),
+                    p_jiahu=float(out[2, 1]),
+                    p_piao=float(out[2, 2]),
+                ),
+            )
+        )
+    if obj == K.OBJ_WIN:
+        results.sort(key=lambda x: (-round(x[0][0], 12), -round(x[0][1], 9)))
+    else:
+        results.sort(key=lambda x: (-round(x[0][1], 9), -round(x[0][0], 12)))
+    solver = Solver(roots, graph, dec, base, pools, n, [d for d, _, _ in starts], w0, e0)
+    return ExactReport(
+        hand=T.format_hand(h),
+        draws=n,
+        objective=objective,
+        moves=moves,
+        states=int(states.shape[0]),
+        seconds=time.perf_counter() - t0,
+        results=[r for _, r in results],
+        solver=solver,
+    )

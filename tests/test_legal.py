@@ -1,0 +1,208 @@
+"""Legal distance (tiles to add for a legal Changchun win) against tests/naive.py and by hand."""
+
+import naive
+import numpy as np
+import pytest
+import strategies as S
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from ccmj_cli import tiles as T
+from ccmj_cli._kernels import legal as G
+from ccmj_cli._kernels.layout import MS_LEN
+from ccmj_cli._kernels.shape import shanten
+from ccmj_cli._kernels.tables import tables
+from ccmj_cli.rules import load_variant
+
+DEFAULT = load_variant()
+_MEMOS: dict = {}
+
+
+def dist(text: str, v=DEFAULT) -> int:
+    """The kernel's legal distance of a hand (concealed tiles beside its melds)."""
+    h = T.parse_hand(text, v.meld_rules)
+    memo = _MEMOS.get(id(v)) or G.new_memo(v.vector)
+    d, memo = G.distance(h.concealed.copy(), h.meld_summary(), v.vector, memo)
+    _MEMOS[id(v)] = memo
+    return int(d)
+
+
+def naive_legal(concealed, ms, v) -> bool:
+    hand = T.parse_hand(S.hand_text(concealed, ms))
+    return naive.judge(S.counts(concealed), hand.melds, concealed[0], v.options).legal
+
+
+# --- hand-worked -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "hand,want",
+    [
+        # 123m 456p 789s 111s 22s: complete, the pung 111s is its 刻: a legal win
+        ("123m456p789s11122s", 0),
+        # 123m 456p 789s 11s 234s: complete but no pung (刻), so not 0; one tile in and one
+        # out cannot help (the five sets 123m 456p 789s 111s 234s already take 15 tiles), while
+        # two do: one more 1s (111s) and one more 2s (pair 22s) -> 2
+        ("123m456p789s11234s", 2),
+        # waits 2s (111s 22s) and 3s (11s 123s: no pung): one legal wait -> 1
+        ("123m456p789s1112s", 1),
+        # 234m 456p 678s 55m 666s: complete with a pung, but every tile is 2-8 (no 幺九), so
+        # not 0; one 1m in, the 4m out makes 123m 456p 678s 55m 666s, legal -> 1
+        ("234m456p678s55m666s", 1),
+    ],
+)
+def test_hand_worked(hand, want):
+    assert dist(hand) == want
+
+
+def test_pure_hand_needs_the_other_suits():
+    # 123456789m 111z 2z (13 tiles, standard tenpai on 2z): no 饼, no 条 in the hand, so a
+    # legal win needs two new sets (or a set and the pair) in p and s. Keep 111z as the pung
+    # (刻 and 幺九), keep two m sets, make one p set and the pair in s: 3 + 2 = 5 tiles to add.
+    assert dist("123456789m1112z") == 5
+
+
+def test_four_melds_must_be_piao():
+    # 手把一: one concealed tile beside four melds wins only as 飘胡 — beside a chow meld never
+    assert dist("5z[123m][456p][789s][111z]") == G.INF
+    # beside four pungs: the single tile's pair (distance 1)
+    assert dist("5z[111m][444p][777s][222z]") == 1
+
+
+def test_concealed_kong_under_shoubayi_ankong_concealed():
+    # 7z [123m][222p](9999p)[345s]: four declared sets, one of them a concealed kong, and
+    # chows among them. By default 手把一 (four declared sets) wins only as 飘胡, impossible
+    # beside chow melds: no legal win at any distance. Under mil2024 (shoubayi_ankong_concealed)
+    # the concealed kong's tiles count as concealed, so this is an ordinary 单吊 on 7z (中 pair;
+    # 三色 by 123m/222p/345s, 幺九 by 1m/9p, 刻 by 222p): distance 1, and with the 7z drawn, 0.
+    mil = load_variant("mil2024")
+    assert dist("7z[123m][222p](9999p)[345s]") == G.INF
+    assert dist("77z[123m][222p](9999p)[345s]") == G.INF
+    assert dist("7z[123m][222p](9999p)[345s]", mil) == 1
+    assert dist("77z[123m][222p](9999p)[345s]", mil) == 0
+    # the option alone does it (nothing else of mil2024 is needed)
+    only = S.variant_with(shoubayi_ankong_concealed=True)
+    assert dist("7z[123m][222p](9999p)[345s]", only) == 1
+    # an open kong is a declared set either way: still 手把一, no legal win
+    assert dist("7z[123m][222p][9999p][345s]", mil) == G.INF
+
+
+# --- against the reference ----------------------------------------------------------------------
+
+
+@settings(max_examples=S.examples(300))
+@given(S.complete_hands(), S.variants())
+def test_complete_hands_are_distance_zero_exactly_when_legal(h, v):
+    concealed, ms = h
+    text = S.hand_text(concealed, ms)
+    assert (dist(text, v) == 0) == naive_legal(concealed, ms, v), text
+
+
+SHOUBAYI = {"shoubayi_ankong_concealed": True}
+
+
+@settings(max_examples=S.examples(100))
+@given(S.legal_complete_hands(opts=SHOUBAYI))
+def test_complete_hands_under_shoubayi_ankong_concealed(h):
+    # four melds with a concealed kong and chows: legal only under the option (the reference
+    # judges it from the rule text)
+    concealed, ms = h
+    text = S.hand_text(concealed, ms)
+    v = S.variant_with(**SHOUBAYI)
+    assert (dist(text, v) == 0) == naive_legal(concealed, ms, v), text
+
+
+@settings(max_examples=S.examples(300))
+@given(S.tenpai_hands(), S.variants())
+def test_tenpai_is_distance_one_exactly_with_a_legal_wait(h, v):
+    text, _, rest, ms = h
+    hand = T.parse_hand(text)
+    legal = [t for t, ver in naive.waits(hand, v.options).verdicts.items() if ver.legal]
+    d = dist(text, v)
+    assert (d == 1) == bool(legal), (text, d, legal)
+    assert d >= 1
+
+
+@st.composite
+def few_set_hands(draw):
+    """Two or three melds and random concealed tiles: 3k+1 or 3k+2 tiles, k = 1 or 2."""
+    used = [0] * 34
+    n = draw(st.integers(2, 3))
+    ms = draw(S.melds(n, used))
+    k = 4 - n
+    size = 3 * k + draw(st.sampled_from([1, 2]))
+    free = [t for t in range(34) for _ in range(4 - used[t])]
+    picks = draw(st.lists(st.sampled_from(range(len(free))), min_size=size, max_size=size,
+                          unique=True))  # fmt: skip
+    return sorted(free[i] for i in picks), ms
+
+
+@settings(max_examples=S.examples(60))
+@given(few_set_hands(), S.variants())
+def test_distance_equals_brute_force(h, v):
+    concealed, ms = h
+    text = S.hand_text(concealed, ms)
+    hand = T.parse_hand(text)
+    want = naive.legal_distance(S.counts(concealed), hand.melds, v.options)
+    assume(want is not None or len(ms) == 2)  # (the brute force is slow to find nothing)
+    got = dist(text, v)
+    assert got == (G.INF if want is None else want), text
+
+
+@settings(max_examples=S.examples(100))
+@given(S.random_hands(), st.sampled_from(S.SUIT_PERMS))
+def test_suit_symmetry(tiles, perm):
+    text = S.text_of(tiles)
+    assert dist(text) == dist(S.permute_text(text, perm))
+
+
+@settings(max_examples=S.examples(100))
+@given(S.random_hands(sizes=(13, 14)))
+def test_legal_distance_is_at_least_the_standard_one(tiles):
+    # a legal win is a complete hand, so it is never nearer than the standard form
+    c = S.counts(tiles)
+    assert dist(S.text_of(tiles)) >= shanten(c, tables()) + 1
+
+
+@settings(max_examples=S.examples(60))
+@given(S.random_hands(sizes=(13, 14)), S.variants())
+def test_neighbours_equal_the_distance_of_each_neighbour(tiles, v):
+    # the context path (other groups combined once) against a fresh distance per neighbour
+    c = S.counts(tiles)
+    ms = np.zeros(MS_LEN, np.int64)
+    memo = G.new_memo(v.vector)
+    for sign in (1, -1):
+        out = np.zeros(34, np.int64)
+        memo = G.neighbours(c, ms, v.vector, memo, sign, out)
+        for t in range(34):
+            if (sign > 0 and c[t] == 4) or (sign < 0 and c[t] == 0):
+                assert out[t] == G.INF
+                continue
+            c2 = c.copy()
+            c2[t] = int(c2[t]) + sign
+            want, memo = G.distance(c2, ms, v.vector, memo)
+            assert out[t] == want, (S.text_of(tiles), sign, t)
+
+
+@settings(max_examples=S.examples(40))
+@given(S.random_hands(sizes=(13,)), S.variants())
+def test_swaps_equal_the_distance_of_each_draw_and_discard(tiles, v):
+    c = S.counts(tiles)
+    ms = np.zeros(MS_LEN, np.int64)
+    memo = G.new_memo(v.vector)
+    cx = G.new_context()
+    memo = G.context(c, ms, v.vector, memo, cx)
+    out = np.zeros(34, np.int64)
+    for t in range(34):
+        if c[t] == 4:
+            continue
+        memo = G.swaps(c, ms, v.vector, memo, cx, t, out)
+        for x in range(34):
+            c2 = c.copy()
+            c2[t] += 1
+            if c2[x] == 0:
+                assert out[x] == G.INF
+                continue
+            c2[x] -= 1
+            want, memo = G.distance(c2, ms, v.vector, memo)
+            assert out[x] == want, (S.text_of(tiles), t, x)

@@ -94,6 +94,7 @@ MELD_OPTIONS = {
 }
 ONE_S = 18
 HONORS = tuple(range(HONOR, N))
+WINDS = tuple(range(HONOR, HONOR + 4))  # 东南西北
 
 
 def meld_options(opts) -> dict:
@@ -131,7 +132,10 @@ def special_kong(draw, kind: str, used, opts=None):
         bu |= set(HONORS)
     if wild == "any" or (wild == "one" and ONE_S not in tiles):
         bu.add(ONE_S)
-    for t in draw(st.lists(st.sampled_from(sorted(bu)), max_size=2)):
+    extra = draw(st.lists(st.sampled_from(sorted(bu)), max_size=2))
+    if kind == "xi" and o["xi_bu_any_honor"] and draw(st.booleans()):
+        extra = [draw(st.sampled_from(WINDS)), *extra][:2]  # a wind 补, the option's point
+    for t in extra:
         if fits(used, [*tiles, t]) and not (wild == "one" and t == ONE_S and ONE_S in tiles
                                              and kind != "yaodan"):  # fmt: skip
             tiles = [*tiles, t]

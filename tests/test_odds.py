@@ -338,7 +338,9 @@ def _policy_reference(c, view):
 
 
 def test_policy_matches_the_documented_rule_with_and_without_memo():
-    rv, tb = load_variant(None).vector, tables()
+    from ccmj_cli._kernels.useful import useful_tables
+
+    rv, tb, ut = load_variant(None).vector, tables(), useful_tables()
     ms = np.zeros(MS_LEN, np.int64)
     memo = new_memo()
     wbuf = np.zeros((34, 5), np.int64)
@@ -349,7 +351,7 @@ def test_policy_matches_the_documented_rule_with_and_without_memo():
     for c, view in states + states:  # twice: the second pass answers from the memos
         own = c.copy()
         want = _policy_reference(c, view)
-        assert choose_discard(c.copy(), ms, own.copy(), view, rv, tb) == want, (c, view)
+        assert choose_discard(c.copy(), ms, own.copy(), view, rv, tb, ut) == want, (c, view)
         got = choose_discard_memo(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo, shs)
         assert got == want, (c, view)
         got = choose_discard_cached(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo14, sc)

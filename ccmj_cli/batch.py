@@ -268,12 +268,16 @@ def _mark_row_errors(part, width) -> list[str | None]:
     errors: list[str | None] = [None] * n
     if isinstance(part[-1], Unreadable):  # (only ever the last row read)
         errors[-1] = part[-1].error
-    if not "".join(itertools.chain.from_iterable(part)).isascii():
-        for i, row in enumerate(part):
-            err = _bad_bytes(row)
-            if err is not None:
-                errors[i] = err
-                part[i] = [_clean(x) for x in row]
+    text = "".join(itertools.chain.from_iterable(part))
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:  # bytes that are not UTF-8 (read as surrogates) somewhere
+            for i, row in enumerate(part):
+                err = _bad_bytes(row)
+                if err is not None:
+                    errors[i] = err
+                    part[i] = [_clean(x) for x in row]
     if min(map(len, part)) != width or max(map(len, part)) != width:
         for i, row in enumerate(part):
             if len(row) != width:
@@ -302,27 +306,34 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns, cols):
     status[:] = K.ROW_READ
     has_error = [i for i, e in enumerate(errors) if e is not None]
     status[has_error] = K.ROW_ERROR
-    opt, c, own, ms, kong, extra = (buf[k][:n] for k in ("opt", "c", "own", "ms", "kong", "extra"))
+    opt, c, own, ms, kong, extra, nhand = (
+        buf[k][:n] for k in ("opt", "c", "own", "ms", "kong", "extra", "nhand")
+    )
     melds = tuple(buf[k][:n] for k in ("nmelds", "mseat", "mkind", "mbu", "mlen", "mtiles"))
     kong[:] = 0
     ms[:] = 0
     melds[0][:] = 0
-    K.prepare_rows(data, cs, ce, cols, rv, status, opt, c, own, ms, kong, extra, *melds)
+    K.prepare_rows(data, cs, ce, cols, rv, status, opt, c, own, ms, kong, extra, nhand, *melds)
     kong_rows: dict[int, tuple | None] = {}
-    by_python = np.flatnonzero(status == K.ROW_PYTHON).tolist()
+    by_python = np.flatnonzero((status == K.ROW_PYTHON) | (status == K.ROW_CHECK)).tolist()
     if by_python:
         ih, ikongs = idx["hand"], idx.get("kongs")
         opt_cols = [idx.get(k) for k in INPUT_COLUMNS[1:7] + ("declared", "looked")]
         for i in by_python:
             row = part[i]
-            key = tuple(row[j] if j is not None else "" for j in opt_cols)
             try:
-                o = _ROW_OPTS.get(key)
-                if o is None:
-                    if len(_ROW_OPTS) > 65536:
-                        _ROW_OPTS.clear()  # (the cache stays small whatever the input)
-                    o = _ROW_OPTS[key] = _options(*key)
-                kong_rows[i] = _prepare_slow(i, row, row[ih], o, ikongs, v, rv, c, own, ms)
+                if status[i] == K.ROW_CHECK:  # options and hand read: the later checks' turn
+                    o = tuple(opt[i].tolist())
+                    h = _kernel_hand(c[i], melds, int(nhand[i]), i)
+                else:
+                    key = tuple(row[j] if j is not None else "" for j in opt_cols)
+                    o = _ROW_OPTS.get(key)
+                    if o is None:
+                        if len(_ROW_OPTS) > 65536:
+                            _ROW_OPTS.clear()  # (the cache stays small whatever the input)
+                        o = _ROW_OPTS[key] = _options(*key)
+                    h = None
+                kong_rows[i] = _prepare_slow(i, row, row[ih], o, ikongs, v, rv, c, own, ms, h)
                 opt[i] = o
                 if kong_rows[i] is not None:
                     kong[i] = kong_rows[i][0]
@@ -642,9 +653,22 @@ def _cell(row, i):
     return row[i].strip() if i is not None and i < len(row) else ""
 
 
-def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
-    """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
-    h = S.parse_hand(hand, v)
+def _kernel_hand(typed, melds, nm: int, i: int) -> T.Hand:
+    """The hand ``prepare_rows`` read for row ``i`` (its concealed tiles as typed, its first
+    ``nm`` melds), as ``tiles.parse_hand`` gives it."""
+    _, _, kinds, bus, lens, tiles = melds
+    ms = tuple(
+        T.Meld(int(kinds[i, m]), tuple(tiles[i, m, : lens[i, m]].tolist()), int(bus[i, m]))
+        for m in range(nm)
+    )
+    return T.Hand(typed.copy(), ms, int(typed.sum()))
+
+
+def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms, h=None):
+    """The Python way for one row (an error to word, or a spelling only the Python parser
+    reads); ``h``: the hand, when the kernels have read it."""
+    if h is None:
+        h = S.parse_hand(hand, v)
     ci, owni = S.prepare_hand(h, o[0], hand)
     others = S.parse_kongs(_cell(row, ikongs), v, o[2])
     S._check_copies(owni, o[0], others, hand)

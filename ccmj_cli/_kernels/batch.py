@@ -63,7 +63,8 @@ COL_DECLARED, COL_LOOKED = 8, 9
 N_COLS = 10
 # opt columns: the drawn tile, HOW_*, winner, discarder (-1), bao (-1), base, DISCARDER_* state
 OPT_LEN = 7
-ROW_READ, ROW_PYTHON, ROW_ERROR = 0, 1, 2  # status: read here | for the Python path | in error
+# status: read here | for the Python path | in error | for the Python path's checks (hand read)
+ROW_READ, ROW_PYTHON, ROW_ERROR, ROW_CHECK = 0, 1, 2, 3
 _MAX_BASE_DIGITS = 18  # a longer base (or any other spelling of one) is read by Python's int()
 
 
@@ -319,77 +320,83 @@ def _options(data, cs, ce, cols, i, out):
     return True
 
 
-@njit(cache=True, nogil=True)
-def prepare_rows(data, cs, ce, cols, rv, status, opt, c_out, own_out, ms_out, kong_out, extra,
+@njit(cache=True)
+def _prepare_row(data, cs, ce, cols, rv, i, opt, c_out, own_out, ms_out, kong_out, nhand,
                  nmelds, mseat, mkind, mbu, mlen, mtiles):  # fmt: skip
-    """Read every row whose ``status`` is ROW_READ: its options into ``opt``, the concealed tiles
-    before the win into ``c_out``, the player's tiles into ``own_out``, the melds' MS_* vector
-    into ``ms_out``, the kong money of its melds and ``kongs`` cell into ``kong_out``; its melds
-    (the winner's, then the other seats' kongs) into ``nmelds``/``mseat``/``mkind``/``mbu``/
-    ``mlen``/``mtiles``; ``extra`` = the winning tile when the hand was typed with it (3k+2),
-    else -1. A row the Python path must take gets ROW_PYTHON."""
-    sanfeng = rv[RV_SANFENG]
-    xiaoji = rv[RV_XIAOJI]
-    xi_any = rv[RV_XI_BU_ANY_HONOR]
-    one_per_kind = rv[RV_ONE_SPECIAL_PER_KIND]
+    """Row ``i`` of ``prepare_rows``: its status (ROW_READ, ROW_PYTHON, ROW_CHECK) and the
+    ``extra`` tile."""
     work = np.empty(WORK_LEN, np.int64)
     conc = np.empty(N_KINDS, np.int64)
     counts = np.empty(N_KINDS, np.int64)
+    if not _options(data, cs, ce, cols, i, opt[i]):
+        return ROW_PYTHON, -1
+    w = opt[i, 0]
+    winner = opt[i, 2]
     hand_col = cols[COL_HAND]
+    nm, ncon = read_hand(data, cs[i, hand_col], ce[i, hand_col], rv[RV_SANFENG], rv[RV_XIAOJI],
+                         rv[RV_XI_BU_ANY_HONOR], rv[RV_ONE_SPECIAL_PER_KIND], conc,
+                         mkind[i, :4], mtiles[i, :4], mlen[i, :4], mbu[i, :4], work)  # fmt: skip
+    if nm < 0:
+        return ROW_PYTHON, -1
+    nhand[i] = nm
+    for t in range(N_KINDS):
+        counts[t] = conc[t]
+        c_out[i, t] = conc[t]  # the hand as typed, for the Python path's checks (ROW_CHECK)
+    for m in range(nm):
+        mseat[i, m] = winner
+        for k in range(mlen[i, m]):
+            counts[mtiles[i, m, k]] += 1
+    k3 = 3 * (4 - nm)
+    extra = -1
+    if ncon == k3 + 2:  # typed with the winning tile: the hand before the win lacks it
+        if conc[w] == 0:
+            return ROW_CHECK, -1
+        conc[w] -= 1
+        counts[w] -= 1
+        extra = w
+    elif ncon != k3 + 1 or counts[w] >= 4:
+        return ROW_CHECK, -1
+    total = nm
     kong_col = cols[COL_KONGS]
+    if kong_col >= 0:
+        total = read_kongs(data, cs[i, kong_col], ce[i, kong_col], winner, rv[RV_SANFENG],
+                           rv[RV_XIAOJI], rv[RV_XI_BU_ANY_HONOR], rv[RV_ONE_SPECIAL_PER_KIND],
+                           mseat[i], mkind[i], mtiles[i], mlen[i], mbu[i], nm, work)  # fmt: skip
+        if total < 0:
+            return ROW_CHECK, -1
+    for t in range(N_KINDS):
+        own_out[i, t] = counts[t]
+    counts[w] += 1  # no tile more than 4 times: hand, drawn tile and the other seats' kongs
+    for m in range(nm, total):
+        for k in range(mlen[i, m]):
+            counts[mtiles[i, m, k]] += 1
+    for t in range(N_KINDS):
+        if counts[t] > 4:
+            return ROW_CHECK, -1
+    for t in range(N_KINDS):
+        c_out[i, t] = conc[t]
+    nmelds[i] = total
+    meld_summary(mkind[i], mtiles[i], mlen[i], nm, ms_out[i])
+    kong_money(mkind[i], mtiles[i, :, 0], mbu[i], mseat[i], total, rv, kong_out[i])
+    return ROW_READ, extra
+
+
+@njit(cache=True, nogil=True)
+def prepare_rows(data, cs, ce, cols, rv, status, opt, c_out, own_out, ms_out, kong_out, extra,
+                 nhand, nmelds, mseat, mkind, mbu, mlen, mtiles):  # fmt: skip
+    """Read every row whose ``status`` is ROW_READ: its options into ``opt``, the concealed tiles
+    before the win into ``c_out``, the player's tiles into ``own_out``, the melds' MS_* vector
+    into ``ms_out``, the kong money of its melds and ``kongs`` cell into ``kong_out``; its melds
+    (the winner's ``nhand[i]``, then the other seats' kongs: ``nmelds[i]`` in all) into
+    ``mseat``/``mkind``/``mbu``/``mlen``/``mtiles``; ``extra`` = the winning tile when the hand
+    was typed with it (3k+2), else -1. A row the Python path must take gets ROW_PYTHON, or
+    ROW_CHECK when its options and hand were read (``c_out``: the hand as typed) but a later
+    check failed (the hand's size or winning tile, the ``kongs`` cell, a fifth copy)."""
     for i in range(cs.shape[0]):
-        if status[i] != ROW_READ:
-            continue
-        status[i] = ROW_PYTHON  # until every check is passed
-        if not _options(data, cs, ce, cols, i, opt[i]):
-            continue
-        w = opt[i, 0]
-        winner = opt[i, 2]
-        nm, ncon = read_hand(data, cs[i, hand_col], ce[i, hand_col], sanfeng, xiaoji, xi_any,
-                             one_per_kind, conc, mkind[i, :4], mtiles[i, :4], mlen[i, :4],
-                             mbu[i, :4], work)  # fmt: skip
-        if nm < 0:
-            continue
-        for t in range(N_KINDS):
-            counts[t] = conc[t]
-        for m in range(nm):
-            mseat[i, m] = winner
-            for k in range(mlen[i, m]):
-                counts[mtiles[i, m, k]] += 1
-        k3 = 3 * (4 - nm)
-        extra[i] = -1
-        if ncon == k3 + 2:  # typed with the winning tile: the hand before the win lacks it
-            if conc[w] == 0:
-                continue
-            conc[w] -= 1
-            counts[w] -= 1
-            extra[i] = w
-        elif ncon != k3 + 1 or counts[w] >= 4:
-            continue
-        for t in range(N_KINDS):
-            c_out[i, t] = conc[t]
-            own_out[i, t] = counts[t]
-        total = nm
-        if kong_col >= 0:
-            total = read_kongs(data, cs[i, kong_col], ce[i, kong_col], winner, sanfeng, xiaoji,
-                               xi_any, one_per_kind, mseat[i], mkind[i], mtiles[i], mlen[i],
-                               mbu[i], nm, work)  # fmt: skip
-            if total < 0:
-                continue
-        counts[w] += 1  # no tile more than 4 times: hand, drawn tile and the other seats' kongs
-        for m in range(nm, total):
-            for k in range(mlen[i, m]):
-                counts[mtiles[i, m, k]] += 1
-        over = False
-        for t in range(N_KINDS):
-            if counts[t] > 4:
-                over = True
-        if over:
-            continue
-        nmelds[i] = total
-        meld_summary(mkind[i], mtiles[i], mlen[i], nm, ms_out[i])
-        kong_money(mkind[i], mtiles[i, :, 0], mbu[i], mseat[i], total, rv, kong_out[i])
-        status[i] = ROW_READ
+        if status[i] == ROW_READ:
+            status[i], extra[i] = _prepare_row(data, cs, ce, cols, rv, i, opt, c_out, own_out,
+                                               ms_out, kong_out, nhand, nmelds, mseat, mkind,
+                                               mbu, mlen, mtiles)  # fmt: skip
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -744,6 +751,7 @@ def buffers(n):
         "opt": np.zeros((n, OPT_LEN), np.int64),
         "kong": np.zeros((n, N_SEATS), np.int64),
         "extra": np.zeros(n, np.int64),
+        "nhand": np.zeros(n, np.int64),
         "nmelds": np.zeros(n, np.int64),
         "mseat": np.zeros((n, MAX_MELDS), np.int64),
         "mkind": np.zeros((n, MAX_MELDS), np.int64),

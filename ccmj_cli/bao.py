@@ -1,4 +1,4 @@
-"""Public API for the bao (宝牌, RULES.md §6): what the bao does for a tenpai hand.
+"""Public API for the bao (宝牌, docs/rules.md §6): what the bao does for a tenpai hand.
 
 The judgments are kernels in ``_kernels/bao.py`` (look, 对宝, the wait a 摸宝 stands for, 换宝);
 the score comes from ``scoring.score``. This module validates, calls and packages.

@@ -1,4 +1,4 @@
-"""Public API for settling one win: fan items, who pays whom, kong money (RULES.md §5-§7).
+"""Public API for settling one win: fan items, who pays whom, kong money (docs/rules.md §5-§7).
 
 Every judgment is made by the kernels (``judge.judge_win`` for legality and flags,
 ``score.score_win`` / ``fan_items`` / ``settle_declared`` for fan and payments,

@@ -1,7 +1,7 @@
 """Whole-table simulation: seeding, chunking, threads, Dask, merging, statistics with 95% CIs.
 
 A run of ``hands`` hands is split into ``sessions`` (runs of consecutive hands with the dealer
-rotating, RULES.md §8). Session i plays from its own seed, the i-th word of
+rotating, docs/rules.md §8). Session i plays from its own seed, the i-th word of
 ``numpy.random.SeedSequence(seed).generate_state(sessions, uint64)``; the jitted engine seeds its
 random state from it at the session start. Every session writes its own row of integer
 statistics and rows are summed, so the result is identical for any number of threads, chunks or

@@ -1,6 +1,6 @@
 """Tile notation <-> ``uint8[34]`` counts, declared melds, and validation.
 
-Notation (RULES.md §1): MPSZ groups (``123m456p789s11z``), honors also as 东南西北白发中, suits
+Notation (docs/rules.md §1): MPSZ groups (``123m456p789s11z``), honors also as 东南西北白发中, suits
 also as 万/饼(筒)/条(索); melds in brackets: chow ``[123m]``, pung ``[555s]``, open kong
 ``[5555s]``, concealed kong ``(5555s)``, 旋风杠 ``[1234z]``, 喜杠 ``[567z]``, 幺蛋 ``[1m1p1s]``,
 九蛋 ``[9m9p9s]``, each special kong optionally with extra 补 tiles (``[12341z]``). What a

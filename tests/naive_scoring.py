@@ -14,10 +14,15 @@ Vocabulary
   ``tiles`` (the physical tiles, 补 tiles of a special kong included).
 - ``opts``: the variant options, a mapping such as ``load_variant(...).options``.
 - ``how``: self | discard | mobao | duibao.
+- The discarder's state for 包庄: ``declared`` (he had declared tenpai, 报听) and ``looked`` (he
+  had declared and looked at the current bao; ``looked`` implies ``declared``).
 
-Rules that other options will change (stake ladders, a dealer's 点炮 step, 包庄 needing a look)
-each live in their own function below (``payment_of_fan``, ``dealer_step``/``dianpao_step``,
-``discarder_covers``), so an option slots in where its rule is.
+The room options each live in the function of the rule they change: the stake ladder
+(``stakes``) in ``payment_of_fan``, a discarding dealer (``dealer_dianpao_stacks``) in
+``pays_dianpao``, 包庄's tests (``cover_only_undeclared``, ``cover_needs_look``) in
+``discarder_covers``, 豪华七对 (``haohua``) in ``item_haohua``, a 断幺九 hand's declaration
+(``duanyaojiu_may_declare``) in ``may_declare``, the 补 count of a 三风蛋 in ``special_base``,
+换宝 as a choice (``bao_change``) in ``change_at_look``.
 """
 
 from dataclasses import dataclass
@@ -111,9 +116,15 @@ def item_qidui(qidui: bool, opts) -> int:
     return opts["fan"]["qidui"] if qidui else 0
 
 
-def item_haohua(qidui: bool, c14, opts) -> int:
-    """豪华七对: a 七对 holding four of a kind, on top of 七对."""
-    return opts["fan"]["haohua"] if qidui and 4 in c14 else 0
+def item_haohua(qidui: bool, c14, t: int, opts) -> int:
+    """豪华七对, on top of 七对 (``c14``: the concealed tiles with the winning tile ``t``):
+    ``haohua: any_quad`` — the 七对 holds four of a kind; ``wait_completes_quad`` (MIL 九) — the
+    win makes the four (the hand waited on a pair it already held; a four held before the win
+    is plain 七对)."""
+    if not qidui:
+        return 0
+    quad = c14[t] == 4 if opts["haohua"] == "wait_completes_quad" else 4 in c14
+    return opts["fan"]["haohua"] if quad else 0
 
 
 def item_zimo(how: str, opts) -> int:
@@ -143,7 +154,7 @@ def common_items(hand, t: int, how: str, flags, opts) -> dict[str, int]:
         "zimo": item_zimo(how, opts),
         "bao": item_bao(how, opts),
         "qidui": item_qidui(qidui, opts),
-        "haohua": item_haohua(qidui, with_tile(hand, t), opts),
+        "haohua": item_haohua(qidui, with_tile(hand, t), t, opts),
         "chongbao": item_chongbao(how, opts),
     }
     return {k: v for k, v in items.items() if v}
@@ -154,9 +165,18 @@ def dealer_step(winner: int, loser: int, opts) -> int:
     return opts["fan"]["dealer"] if DEALER in (winner, loser) else 0
 
 
+def pays_dianpao(how: str, discarder, loser: int, opts) -> bool:
+    """Is ``loser`` charged the 点炮 step: he discarded the winning tile — except a dealer under
+    ``dealer_dianpao_stacks: false`` (seed 000: "如果平家点炮再翻一倍，庄家不变": a non-dealer
+    discarder pays one step more, a discarding dealer pays his 庄 step alone)."""
+    if how != "discard" or loser != discarder:
+        return False
+    return loser != DEALER or opts["dealer_dianpao_stacks"]
+
+
 def dianpao_step(how: str, discarder, loser: int, opts) -> int:
     """点炮: "+1 for the loser who discarded the winning tile" (放炮者多输 1 番)."""
-    return opts["fan"]["dianpao"] if how == "discard" and loser == discarder else 0
+    return opts["fan"]["dianpao"] if pays_dianpao(how, discarder, loser, opts) else 0
 
 
 def capped(fan: int, opts) -> int:
@@ -171,9 +191,18 @@ def loser_fan(common: int, winner: int, loser: int, how: str, discarder, opts) -
     return capped(f, opts)
 
 
-def payment_of_fan(fan: int) -> int:
-    """滚滚番: a share at ``fan`` is 2^(fan − 1) base units (a share at 0 fan is nothing)."""
-    return 2 ** (fan - 1) if fan >= 1 else 0
+def payment_of_fan(fan: int, opts) -> int:
+    """滚滚番: a share at ``fan`` is 2^(fan − 1) base units (a share at 0 fan is nothing) — or,
+    in a room with a stake ladder (``stakes``: seed 000's "135" room pays 1, 3, 5, 10, 20, 40, 80
+    for 1…7 fan), the ladder's amount for that fan. A variant whose losers could be charged
+    more fan than the ladder lists is refused when it is loaded, so every fan is on it."""
+    if fan < 1:
+        return 0
+    ladder = opts["stakes"]
+    if not ladder:
+        return 2 ** (fan - 1)
+    assert fan <= len(ladder), f"{fan} fan is beyond the stake ladder {ladder}"
+    return ladder[fan - 1]
 
 
 # =========================================================================== who pays (§5, §9)
@@ -185,17 +214,22 @@ def only_discarder_pays(how: str, opts) -> bool:
     return how == "discard" and opts["dianpao"] == "discarder_only"
 
 
-def discarder_covers(how: str, declared: bool, opts) -> bool:
+def discarder_covers(how: str, declared: bool, looked: bool, opts) -> bool:
     """点炮全包 / 包庄 (``dianpao: discarder_covers_all``): on a discard win the discarder also pays
     the other two losers' shares ("点炮者在多输 1 番的同时将其它玩家输分全包 杠分不包").
-    With ``cover_only_undeclared`` he covers only if he had not declared tenpai (报听); a declared
-    discarder then pays his own share, like ``all_pay``."""
+    With ``cover_only_undeclared`` he covers only if he had not declared tenpai (报听); with
+    ``cover_needs_look`` as well (MIL 九: 包庄 "if the discarder had not declared, or had not
+    looked at the current bao") a declared discarder covers unless he had also looked. An
+    exempt discarder pays his own share, like ``all_pay``. ``looked`` implies ``declared``."""
     if how != "discard" or opts["dianpao"] != "discarder_covers_all":
         return False
-    return not (declared and opts["cover_only_undeclared"])
+    declared = declared or looked
+    if not (declared and opts["cover_only_undeclared"]):
+        return True
+    return bool(opts["cover_needs_look"]) and not looked
 
 
-def settle(common: int, winner: int, how: str, discarder, declared: bool, opts):
+def settle(common: int, winner: int, how: str, discarder, declared: bool, looked: bool, opts):
     """Each loser's fan (as ``fan_by_seat`` reports it: the fan of the share he is charged for,
     0 for the winner and for a loser who pays nothing) and the payments (winner positive)."""
     fan = [0] * 4
@@ -206,8 +240,8 @@ def settle(common: int, winner: int, how: str, discarder, declared: bool, opts):
         if only_discarder_pays(how, opts) and s != discarder:
             continue
         fan[s] = loser_fan(common, winner, s, how, discarder, opts)
-        amount = payment_of_fan(fan[s])
-        payer = discarder if discarder_covers(how, declared, opts) else s
+        amount = payment_of_fan(fan[s], opts)
+        payer = discarder if discarder_covers(how, declared, looked, opts) else s
         pay[payer] -= amount
         pay[winner] += amount
     return fan, pay
@@ -216,15 +250,16 @@ def settle(common: int, winner: int, how: str, discarder, declared: bool, opts):
 def item_list(common_map: dict, winner: int, how: str, discarder, fan: list[int], opts):
     """The fan items as ``ccmj score`` lists them: (name, fan, seats charged), in ITEM_ORDER.
     A seat is charged when its share's fan is above 0; 庄 is charged to every charged loser when
-    the winner deals, else to the dealer; 点炮 to the discarder; an item charged to nobody is
-    left out."""
+    the winner deals, else to the dealer; 点炮 to the discarder when he pays the step
+    (``pays_dianpao``); an item charged to nobody is left out."""
     charged = tuple(SEATS[s] for s in range(4) if fan[s] > 0)
     items = {name: (f, charged) for name, f in common_map.items() if charged}
     dealer = opts["fan"]["dealer"]
     d_seats = charged if winner == DEALER else tuple(s for s in charged if s == SEATS[DEALER])
     if dealer and d_seats:
         items["dealer"] = (dealer, d_seats)
-    if how == "discard" and opts["fan"]["dianpao"] and SEATS[discarder] in charged:
+    d_charged = how == "discard" and SEATS[discarder] in charged
+    if opts["fan"]["dianpao"] and d_charged and pays_dianpao(how, discarder, discarder, opts):
         items["dianpao"] = (opts["fan"]["dianpao"], (SEATS[discarder],))
     return tuple((name, *items[name]) for name in ITEM_ORDER if name in items)
 
@@ -239,17 +274,19 @@ def is_dadan(t: int) -> bool:
 
 def special_base(meld, opts) -> int:
     """Tiles that form a special kong before any 补: its whole group (4 winds, 3 dragons, 1m1p1s,
-    9m9p9s) — a 幺鸡 standing in for a member under 小鸡飞蛋 counts as that member — or three
-    different winds for a 三风蛋 (``sanfeng_dan``)."""
-    kinds = set(meld.tiles)
-    group = set(SPECIAL_GROUPS[meld.name])
-    if meld.name == "xuanfeng" and 18 not in kinds and not kinds >= group:
-        return 3  # 三风蛋
-    return len(group)
+    9m9p9s) — a 幺鸡 standing in for a member (小鸡飞蛋, ``xiaoji_feidan``) counts as that
+    member. Under 三风蛋 (``sanfeng_dan``) any three winds form a 旋风杠, so its base is three
+    winds and every further tile is a 补: a 4-wind ``[1234z]`` is three winds + one 补 and pays
+    as ``[1231z]`` (MIL 三-14…17: the same situation pays the same)."""
+    if meld.name == "xuanfeng" and opts["sanfeng_dan"]:
+        return 3
+    return len(SPECIAL_GROUPS[meld.name])
 
 
 def bu_count(meld, opts) -> int:
-    """补 tiles: every tile of a special kong beyond the tiles that formed it."""
+    """补 tiles: every tile of a special kong beyond the tiles that formed it (a 1s beyond the
+    members it stands in for, a wind on a 喜杠 under ``xi_bu_any_honor``, a member of a second
+    kong of one kind under ``one_special_kong_per_kind``: all are tiles of the meld)."""
     return len(meld.tiles) - special_base(meld, opts)
 
 
@@ -300,13 +337,22 @@ def has_yaojiu(hand) -> bool:
     return any(own[t] and naive.is_yaojiu(t) for t in range(N))
 
 
+def may_declare(hand, opts) -> bool:
+    """报听: a 断幺九 hand (no 幺九 among its tiles, melds included) "may declare" by default;
+    under ``duanyaojiu_may_declare: false`` (MIL 七-1) it "may not declare at all" (it may still
+    win undeclared)."""
+    return opts["duanyaojiu_may_declare"] or has_yaojiu(hand)
+
+
 def look_block(hand, opts) -> str | None:
     """Why the hand may not look at the bao, or None: "A player who has declared tenpai looks at
-    the bao" (not tenpai: ``not_tenpai``); "A 断幺九 hand (no 幺九 among its tiles, melds
-    included) may declare but may not look at the bao" (``bao_forbidden_without_yaojiu``:
-    ``duanyaojiu``)."""
+    the bao" (not tenpai: ``not_tenpai``); "A 断幺九 hand ... may declare but may not look at the
+    bao" (``bao_forbidden_without_yaojiu``), and a hand that may not declare never looks
+    (``may_declare``): both ``duanyaojiu``. "A player who did not declare cannot use the bao"."""
     if not live_legal_waits(hand, opts):
         return "not_tenpai"
+    if not may_declare(hand, opts):
+        return "duanyaojiu"
     if opts["bao_forbidden_without_yaojiu"] and not has_yaojiu(hand):
         return "duanyaojiu"
     return None
@@ -344,9 +390,17 @@ def public_copies(bao: int, hand, visible) -> int:
     return n
 
 
-def must_change(bao: int, hand, visible) -> bool:
-    """换宝: "when the three other copies of the bao kind are public ... the bao is re-rolled"."""
+def three_public(bao: int, hand, visible) -> bool:
+    """换宝's condition: "the three other copies of the bao kind are public"."""
     return public_copies(bao, hand, visible) >= 3
+
+
+def change_at_look(bao: int, hand, visible, opts) -> tuple[bool, bool]:
+    """换宝 at the look, as (may change, must change): with three other copies public "the bao
+    is re-rolled" (``bao_change: always``), or the declared player may re-roll it or keep it
+    (``optional``, MIL 三-25); kept, it is judged as it stands."""
+    three = three_public(bao, hand, visible)
+    return three, three and opts["bao_change"] == "always"
 
 
 def live_bao_copies(bao: int, hand, visible) -> int:
@@ -381,10 +435,11 @@ class Expected:
         return tuple(x * base for x in self.total)
 
 
-def score(hand, drawn: int, how: str, winner: int, discarder, declared: bool, others, opts):
+def score(hand, drawn: int, how: str, winner: int, discarder, declared: bool, others, opts,
+          looked: bool = False):  # fmt: skip
     """Settle one win. ``drawn``: the winning tile (self / discard) or the bao (摸宝 / 对宝);
-    ``others``: (seat, meld) kongs of the other seats. Kong money counts the winner's own melds
-    first, then ``others`` in order."""
+    ``declared`` / ``looked``: the discarder's state (包庄); ``others``: (seat, meld) kongs of the
+    other seats. Kong money counts the winner's own melds first, then ``others`` in order."""
     kongs, lines = kong_money([(winner, m) for m in hand.melds] + list(others), opts)
     t = drawn
     stands = None
@@ -405,7 +460,8 @@ def score(hand, drawn: int, how: str, winner: int, discarder, declared: bool, ot
     item_sets = set()
     for flags in verdict.flags:
         common_map = common_items(hand, t, how, flags, opts)
-        fan, pay = settle(sum(common_map.values()), winner, how, discarder, declared, opts)
+        fan, pay = settle(sum(common_map.values()), winner, how, discarder, declared, looked,
+                          opts)  # fmt: skip
         answers.add((tuple(fan), tuple(pay)))
         item_sets.add(item_list(common_map, winner, how, discarder, fan, opts))
     assert len(answers) == 1, answers  # the best readings are worth the same fan
@@ -421,27 +477,37 @@ class BaoExpected:
 
     can_look: bool
     reason: str | None
-    outcome: str  # duibao | mobao_possible | change | cannot_look
+    outcome: str  # duibao | mobao_possible | no_mobao | change | cannot_look
     stands_for: int | None
     score: Expected | None
     live: int
     public: int
     must_change: bool
+    may_change: bool
 
 
 def bao(hand, b: int, visible, seat: int, opts) -> BaoExpected:
     """What the bao ``b`` does for a 13-tile hand at its look (RULES.md §6): it may not look
-    (``cannot_look``); 换宝 re-rolls it at the look, so it does nothing (``change``); 对宝 if it is
-    a live legal wait; otherwise drawing its kind would win as a 摸宝 (``mobao_possible``)."""
+    (``cannot_look``); 换宝 re-rolls it at the look, so it does nothing (``change``; under
+    ``bao_change: optional`` it is judged as kept); 对宝 if it is a live legal wait; otherwise
+    drawing its kind would win as a 摸宝 (``mobao_possible``) — unless no copy of its kind is
+    left to draw, when 摸宝 cannot happen (``no_mobao``)."""
     block = look_block(hand, opts)
-    change = must_change(b, hand, visible)
+    may, must = change_at_look(b, hand, visible, opts)
     live = live_bao_copies(b, hand, visible)
     public = public_copies(b, hand, visible)
+
+    def answer(can_look, reason, outcome, stands=None, s=None):
+        return BaoExpected(can_look, reason, outcome, stands, s, live, public, must, may)
+
     if block is not None:
-        return BaoExpected(False, block, "cannot_look", None, None, live, public, change)
-    if change:
-        return BaoExpected(True, None, "change", None, None, live, public, change)
-    how = "duibao" if is_duibao(hand, b, opts) else "mobao"
-    s = score(hand, b, how, seat, None, False, (), opts)
-    outcome = "duibao" if how == "duibao" else "mobao_possible"
-    return BaoExpected(True, None, outcome, s.win, s, live, public, change)
+        return answer(False, block, "cannot_look")
+    if must:
+        return answer(True, None, "change")
+    if is_duibao(hand, b, opts):
+        s = score(hand, b, "duibao", seat, None, False, (), opts)
+        return answer(True, None, "duibao", s.win, s)
+    if live == 0:
+        return answer(True, None, "no_mobao")
+    s = score(hand, b, "mobao", seat, None, False, (), opts)
+    return answer(True, None, "mobao_possible", s.win, s)

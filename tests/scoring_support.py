@@ -3,7 +3,9 @@
 ``reference_score`` / ``reference_bao`` take the same text arguments as ``ccmj_cli.scoring.score``
 and ``ccmj_cli.bao.bao`` and answer from the reference; ``assert_score`` / ``assert_bao`` /
 ``assert_batch_row`` / ``assert_batch_json`` compare one of ccmj's answers with the reference's,
-field by field. Only the notation parser (``ccmj_cli.tiles``) is shared with the product.
+field by field. Only the notation parser (``ccmj_cli.tiles``) is shared with the product: it
+says what a bracket forms under the variant's meld options (``meld_rules`` below reads them
+from the options itself); the reference counts the 补 tiles of each special kong on its own.
 """
 
 import naive_scoring as NS
@@ -13,8 +15,19 @@ from ccmj_cli import tiles as T
 SEATS = NS.SEATS
 
 
+def meld_rules(opts) -> T.MeldRules:
+    """The notation parser's meld options from the variant's: 三风蛋, 幺鸡 (off, one 小鸡飞蛋, or
+    the wildcard of ``xiaoji_wildcard: any``), 喜杠 补 with any honor, one kong of each kind."""
+    if not opts["xiaoji_feidan"]:
+        xiaoji = T.XIAOJI_OFF
+    else:
+        xiaoji = T.XIAOJI_ONE if opts["xiaoji_wildcard"] == "one" else T.XIAOJI_ANY
+    return T.MeldRules(opts["sanfeng_dan"], xiaoji, opts["xi_bu_any_honor"],
+                       opts["one_special_kong_per_kind"])  # fmt: skip
+
+
 def _parse(text: str, opts):
-    return T.parse_hand(text, sanfeng=opts["sanfeng_dan"], xiaoji=opts["xiaoji_feidan"])
+    return T.parse_hand(text, meld_rules(opts))
 
 
 def ref_melds(melds) -> tuple:
@@ -49,14 +62,16 @@ def options(v) -> dict:
 
 
 def reference_score(hand, win=None, how="self", seat="S", discarder=None, bao=None, base=1,
-                    kongs=None, declared=False, rules=None) -> NS.Expected:  # fmt: skip
+                    kongs=None, declared=False, rules=None,
+                    looked=False) -> NS.Expected:  # fmt: skip
     """``ccmj_cli.scoring.score``'s arguments, answered by the reference (``rules``: a Variant;
     ``base`` only scales the amounts: ``Expected.amounts(base)``)."""
     opts = options(rules)
     drawn = T.tile_index(bao if how in ("mobao", "duibao") and bao else win)
     h = ref_hand(hand, drawn, opts)
     d = SEATS.index(discarder) if discarder else None
-    return NS.score(h, drawn, how, SEATS.index(seat), d, declared, ref_kongs(kongs, opts), opts)
+    others = ref_kongs(kongs, opts)
+    return NS.score(h, drawn, how, SEATS.index(seat), d, declared, others, opts, looked)
 
 
 def reference_bao(hand, bao_tile, visible=None, seat="S", rules=None) -> NS.BaoExpected:
@@ -145,7 +160,8 @@ def assert_bao(r, e: NS.BaoExpected, fan_cap=None, context=""):
     assert r.can_look == e.can_look and r.reason == e.reason, where
     assert r.outcome == e.outcome, where
     assert r.stands_for == _name(e.stands_for), where
-    assert (r.live, r.public, r.must_change) == (e.live, e.public, e.must_change), where
+    assert (r.live, r.public) == (e.live, e.public), where
+    assert (r.must_change, r.may_change) == (e.must_change, e.may_change), where
     assert (r.score is None) == (e.score is None), where
     if e.score is not None:
         assert_score(r.score, e.score, fan_cap=fan_cap, context=context)

@@ -83,47 +83,108 @@ def take(used, tiles):
         used[t] += 1
 
 
+# the variant options that decide what a bracket forms (their defaults), for hands and kongs
+# that the variant's parser accepts
+MELD_OPTIONS = {
+    "sanfeng_dan": False,
+    "xiaoji_feidan": False,
+    "xiaoji_wildcard": "one",
+    "xi_bu_any_honor": False,
+    "one_special_kong_per_kind": False,
+}
+ONE_S = 18
+HONORS = tuple(range(HONOR, N))
+
+
+def meld_options(opts) -> dict:
+    """The meld options of ``opts`` (a variant's options, a partial dict, or None: defaults)."""
+    return {k: (opts or {}).get(k, v) for k, v in MELD_OPTIONS.items()}
+
+
 @st.composite
-def melds(draw, n: int, used, specials: bool = True):
-    """``n`` declared melds that fit beside ``used`` counts (updated in place).
+def special_kong(draw, kind: str, used, opts=None):
+    """The tiles of one special kong of ``kind`` that the variant's meld options accept and that
+    fit beside ``used`` (not updated), in any order; None when none fits. Written from the
+    rules, not from the parser: the group's members (三风蛋 ``sanfeng_dan``: any three
+    different winds, or all four); 幺鸡 1s standing in for members (小鸡飞蛋 ``xiaoji_feidan``:
+    one 1s, not in a 幺蛋, where 1s is a member itself; ``xiaoji_wildcard: any``: any number,
+    in a 幺蛋 too, at least one tile not a 1s); then 0-2 补 tiles: members of the group, any
+    honor on a 喜杠 (``xi_bu_any_honor``), a 1s under the wildcard or as the one 幺鸡."""
+    o = meld_options(opts)
+    group = list(SPECIAL_GROUPS[kind])
+    if kind == "xuanfeng" and o["sanfeng_dan"]:
+        group = draw(st.permutations(group))[: draw(st.sampled_from([3, 4]))]
+    wild = "off" if not o["xiaoji_feidan"] else o["xiaoji_wildcard"]
+    tiles = list(group)
+    if wild != "off":
+        stand_ins = [i for i, t in enumerate(tiles) if t != ONE_S]
+        if kind == "yaodan":
+            n = draw(st.integers(0, 1)) if wild == "any" else 0  # keep a 1m or 1p
+        else:
+            n = draw(st.integers(0, 1 if wild == "one" else len(stand_ins) - 1))
+        for i in draw(st.permutations(stand_ins))[:n]:
+            tiles[i] = ONE_S
+    if not fits(used, tiles):
+        return None
+    bu = set(SPECIAL_GROUPS[kind])
+    if kind == "xi" and o["xi_bu_any_honor"]:
+        bu |= set(HONORS)
+    if wild == "any" or (wild == "one" and ONE_S not in tiles):
+        bu.add(ONE_S)
+    for t in draw(st.lists(st.sampled_from(sorted(bu)), max_size=2)):
+        if fits(used, [*tiles, t]) and not (wild == "one" and t == ONE_S and ONE_S in tiles
+                                             and kind != "yaodan"):  # fmt: skip
+            tiles = [*tiles, t]
+    return list(draw(st.permutations(tiles)))
+
+
+def special_kinds(ms, opts=None) -> list[str]:
+    """The special kong kinds a seat holding melds ``ms`` [(kind, tiles)] may still declare:
+    every kind, or under ``one_special_kong_per_kind`` those it has none of."""
+    if not meld_options(opts)["one_special_kong_per_kind"]:
+        return sorted(SPECIAL_GROUPS)
+    held = {k for k, _ in ms}
+    return [k for k in sorted(SPECIAL_GROUPS) if k not in held]
+
+
+@st.composite
+def melds(draw, n: int, used, specials: bool = True, opts=None):
+    """``n`` declared melds that fit beside ``used`` counts (updated in place); special kongs
+    as the variant's meld options ``opts`` allow (see ``special_kong``).
 
     Returns a list of (kind, tiles)."""
     out = []
-    kinds = MELD_KINDS if specials else MELD_KINDS[:4]
     for _ in range(n):
         options = []
-        for kind in kinds:
+        for kind in MELD_KINDS[:4]:
             if kind == "chow":
                 options += [("chow", set_tiles(s)) for s in CHOWS if fits(used, set_tiles(s))]
             elif kind == "pung":
                 options += [("pung", [t] * 3) for t in range(N) if used[t] <= 1]
-            elif kind in ("kong", "concealed_kong"):
-                options += [(kind, [t] * 4) for t in range(N) if used[t] == 0]
             else:
-                group = SPECIAL_GROUPS[kind]
-                if fits(used, group):
-                    options.append((kind, list(group)))
+                options += [(kind, [t] * 4) for t in range(N) if used[t] == 0]
+        if specials:
+            options += [(kind, None) for kind in special_kinds(out, opts)]
         kind, tiles = draw(st.sampled_from(options))
-        if kind in SPECIAL_GROUPS:
-            # 0-2 extra 补 tiles of the kong's own group, in any order
-            extra = draw(st.lists(st.sampled_from(SPECIAL_GROUPS[kind]), max_size=2))
-            for t in extra:
-                if fits(used, [*tiles, t]):
-                    tiles = [*tiles, t]
-            tiles = draw(st.permutations(tiles))
+        if tiles is None:  # a special kong: its tiles, if one fits (else any plain meld)
+            tiles = draw(special_kong(kind, used, opts))
+            if tiles is None:
+                kind, tiles = draw(st.sampled_from([x for x in options if x[1] is not None]))
         take(used, tiles)
         out.append((kind, list(tiles)))
     return out
 
 
 @st.composite
-def complete_hands(draw, max_melds: int = 4, specials: bool = True, min_melds: int = 0):
+def complete_hands(draw, max_melds: int = 4, specials: bool = True, min_melds: int = 0,
+                   opts=None):  # fmt: skip
     """A complete hand: (concealed tile list of 3k+2 tiles, melds [(kind, tiles)]).
 
-    The concealed part is k = 4 - len(melds) random sets + a random pair."""
+    The concealed part is k = 4 - len(melds) random sets + a random pair; special kongs as
+    the variant's meld options ``opts`` allow."""
     used = [0] * N
     n_melds = draw(st.integers(min_melds, max_melds))
-    ms = draw(melds(n_melds, used, specials))
+    ms = draw(melds(n_melds, used, specials, opts))
     concealed = []
     pair = draw(st.sampled_from([t for t in range(N) if used[t] <= 2]))
     take(used, [pair, pair])
@@ -288,6 +349,10 @@ def variants(draw, fan: bool = False):
 # or a special kong; sometimes a 中/发/白 pair does instead), three sets bring the three suits,
 # and the pair brings 幺九 when no set does. A share of unconstrained complete hands keeps the
 # illegal paths covered. Used by the scoring, batch and bao properties (naive_scoring.py).
+# Each strategy takes the variant's options ``opts`` (a Variant's ``options``; None: the
+# defaults) and draws what that variant's parser accepts and its hand options make legal:
+# special kongs by its meld options (``special_kong``), 七对 (豪华 or not) when qidui is on, four
+# melds with a chow beside a concealed kong under shoubayi_ankong_concealed.
 
 YAOJIU = [t for t in range(N) if t >= HONOR or t % 9 in (0, 8)]
 DRAGON_TILES = (31, 32, 33)
@@ -303,26 +368,28 @@ def _in_suit_set(draw, used, s: int, pung_only: bool):
 
 
 @st.composite
-def legal_complete_hands(draw, max_melds: int = 4):
+def legal_complete_hands(draw, max_melds: int = 4, opts=None):
     """(concealed tiles of 3k+2, melds [(kind, tiles)]): a complete hand that satisfies 三色, 幺九
     and 刻 unless an option of the variant says otherwise (ties of 4 copies aside)."""
+    o = opts or {}
     used = [0] * N
     n_melds = draw(st.sampled_from([n for n in (0, 0, 0, 1, 1, 2, 2, 3, 4) if n <= max_melds]))
-    all_pungs = n_melds == 4  # 手把一: four melds + one tile win only as 飘胡
+    # 手把一 (C4): four melds + one tile win only as 飘胡 — unless one of them is a concealed
+    # kong and shoubayi_ankong_concealed counts its tiles as concealed (MIL 五-4): chows then
+    ankong = n_melds == 4 and o.get("shoubayi_ankong_concealed", False) and draw(st.booleans())
+    all_pungs = n_melds == 4 and not ankong
     anchor = draw(st.sampled_from(["pung", "pung", "pung", "special", "dragon_pair"]))
     slots = []  # (kind, tiles): kind chow | pung | xuanfeng | xi | yaodan | jiudan
-    if anchor == "special" and n_melds == 0:
+    if (anchor == "special" and n_melds == 0) or ankong:
         anchor = "pung"
     if anchor == "special":
         kind = draw(st.sampled_from(sorted(SPECIAL_GROUPS)))
-        group = list(SPECIAL_GROUPS[kind])
-        extra = draw(st.lists(st.sampled_from(group), max_size=1))
-        tiles = draw(st.permutations(group + extra))
+        tiles = draw(special_kong(kind, used, opts))  # (nothing is used yet: it fits)
         take(used, tiles)
         slots.append((kind, list(tiles)))
     elif anchor == "pung":
         t = draw(st.sampled_from([t for t in range(N) if used[t] <= 1]))
-        take(used, [t] * 3)
+        take(used, [t] * (4 if ankong else 3))  # the concealed kong's fourth tile kept aside
         slots.append(("pung", [t] * 3))
     for s in draw(st.permutations([0, 1, 2])):
         x = _in_suit_set(draw, used, s, all_pungs)
@@ -357,7 +424,9 @@ def legal_complete_hands(draw, max_melds: int = 4):
         if i not in declared:
             concealed += tiles
             continue
-        if kind == "pung":
+        if ankong and i == 0:
+            kind, tiles = "concealed_kong", [tiles[0]] * 4
+        elif kind == "pung":
             t = tiles[0]
             choices = ["pung"] + (["kong", "concealed_kong"] if used[t] == 3 else [])
             kind = draw(st.sampled_from(choices))
@@ -369,39 +438,94 @@ def legal_complete_hands(draw, max_melds: int = 4):
 
 
 @st.composite
-def scoring_hands(draw, max_melds: int = 4):
-    """A complete hand, legal most of the time (see legal_complete_hands), and the tile it was
-    won on: (concealed 3k+1 tiles before the win, melds, winning tile)."""
-    if draw(st.integers(0, 9)) < 8:
-        concealed, ms = draw(legal_complete_hands(max_melds))
+def qidui_hands(draw):
+    """(14 concealed tiles, no melds): seven pairs, legal most of the time (a pair of each suit
+    and a 幺九 pair), sometimes with a kind held twice (four of a kind: 豪华七对)."""
+    used = [0] * N
+    pairs = []
+    for pool in (YAOJIU, range(0, 9), range(9, 18), range(18, 27)):
+        t = draw(st.sampled_from([t for t in pool if used[t] == 0]))
+        take(used, [t, t])
+        pairs.append(t)
+    while len(pairs) < 7:
+        if draw(st.integers(0, 3)) == 0 and any(used[t] == 2 for t in pairs):
+            t = draw(st.sampled_from([t for t in pairs if used[t] == 2]))  # a four of a kind
+        else:
+            t = draw(st.sampled_from([t for t in range(N) if used[t] == 0]))
+        take(used, [t, t])
+        pairs.append(t)
+    return sorted(pairs + pairs), []
+
+
+SIMPLES = [t for t in range(HONOR) if t % 9 not in (0, 8)]
+
+
+@st.composite
+def duanyaojiu_wins(draw):
+    """(concealed 3k+1 tiles, melds, winning tile): a 断幺九 hand (no 幺九 tile, melds included)
+    that wins legally on a terminal completing a 123 or 789 chow, its one 幺九 — whether such a
+    hand may declare and look at the bao is up to the variant (bao_forbidden_without_yaojiu,
+    duanyaojiu_may_declare). The other sets (a pung for 刻, the three suits) and the pair are
+    simples; the pung is sometimes declared."""
+    used = [0] * N
+    suits = draw(st.permutations([0, 1, 2]))
+    start = suits[0] * 9 + draw(st.sampled_from([0, 6]))
+    win = start if start % 9 == 0 else start + 2
+    take(used, set_tiles(("chow", start)))
+    pung = draw(st.sampled_from([t for t in SIMPLES if t // 9 == suits[1]]))
+    take(used, [pung] * 3)
+    sets = [set_tiles(("chow", start))]
+    for pool in ([suits[2]], [0, 1, 2]):
+        options = [("pung", t) for t in SIMPLES if t // 9 in pool]
+        options += [("chow", t) for t in SIMPLES if t // 9 in pool and t % 9 <= 5]
+        x = draw(st.sampled_from([x for x in options if fits(used, set_tiles(x))]))
+        take(used, set_tiles(x))
+        sets.append(set_tiles(x))
+    pair = draw(st.sampled_from([t for t in SIMPLES if used[t] <= 2]))
+    concealed = [pair, pair] + [t for tiles in sets for t in tiles]
+    ms = [("pung", [pung] * 3)] if draw(st.booleans()) else []
+    concealed += [] if ms else [pung] * 3
+    concealed.remove(win)
+    return sorted(concealed), ms, win
+
+
+@st.composite
+def scoring_hands(draw, max_melds: int = 4, opts=None):
+    """A complete hand, legal most of the time (see legal_complete_hands; 七对 a quarter of the
+    time when the variant has it; a 断幺九 hand won on its one terminal one time in twelve),
+    and the tile it was won on: (concealed 3k+1 tiles before the win, melds, winning tile)."""
+    if draw(st.integers(0, 11)) == 0:
+        return draw(duanyaojiu_wins())
+    if (opts or {}).get("qidui") and draw(st.integers(0, 3)) == 0:
+        concealed, ms = draw(qidui_hands())
+    elif draw(st.integers(0, 9)) < 8:
+        concealed, ms = draw(legal_complete_hands(max_melds, opts))
     else:
-        concealed, ms = draw(complete_hands(max_melds=max_melds))
+        concealed, ms = draw(complete_hands(max_melds=max_melds, opts=opts))
     i = draw(st.integers(0, len(concealed) - 1))
     win = concealed[i]
     return concealed[:i] + concealed[i + 1 :], ms, win
 
 
 @st.composite
-def other_kongs(draw, used, winner: int, max_n: int = 2):
-    """Kongs of the other seats that fit beside ``used`` (updated): [(seat, kind, tiles)]."""
+def other_kongs(draw, used, winner: int, max_n: int = 2, opts=None):
+    """Kongs of the other seats that fit beside ``used`` (updated): [(seat, kind, tiles)];
+    special kongs as the variant's meld options allow (one of each kind per seat under
+    one_special_kong_per_kind)."""
     out = []
     for _ in range(draw(st.integers(0, max_n))):
-        free = [t for t in range(N) if used[t] == 0]
-        options = [(k, [t] * 4) for t in free for k in ("kong", "concealed_kong")]
-        for kind, group in SPECIAL_GROUPS.items():
-            if fits(used, group):
-                options.append((kind, list(group)))
-        if not options:
-            break
-        kind, tiles = draw(st.sampled_from(options))
-        if kind in SPECIAL_GROUPS:
-            extra = draw(st.lists(st.sampled_from(SPECIAL_GROUPS[kind]), max_size=2))
-            for t in extra:
-                if fits(used, [*tiles, t]):
-                    tiles = [*tiles, t]
-            tiles = draw(st.permutations(tiles))
-        take(used, tiles)
         seat = draw(st.sampled_from([s for s in range(4) if s != winner]))
+        kinds = special_kinds([(k, t) for s, k, t in out if s == seat], opts)
+        if kinds and draw(st.integers(0, 2)) == 0:  # a special kong (a third of them), if it fits
+            kind = draw(st.sampled_from(kinds))
+            tiles = draw(special_kong(kind, used, opts))
+            if tiles is None:
+                continue
+        else:
+            free = [t for t in range(N) if used[t] == 0]
+            kind, tiles = draw(st.sampled_from([(k, [t] * 4) for t in free
+                                                for k in ("kong", "concealed_kong")]))  # fmt: skip
+        take(used, tiles)
         out.append((seat, kind, list(tiles)))
     return out
 
@@ -411,40 +535,85 @@ def kongs_text(kongs) -> str:
     return ",".join(f"{'ESWN'[s]}:{meld_text(k, t)}" for s, k, t in kongs)
 
 
+FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
+            "haohua", "chongbao")  # fmt: skip
+KONG_KEYS = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
+# seed 000's rooms: "135" pays 1, 3, 5, 10, 20, 40, 80 for 1..7 fan; "250" 2, 5, 10 ...; "5" 5 ...
+LADDERS = ((1, 3, 5, 10, 20, 40, 80), (2, 5, 10, 20, 40, 80, 160), (5, 10, 20, 40, 80, 160, 320))
+
+
+@st.composite
+def stake_ladder(draw, n: int):
+    """A stake ladder (``stakes``) of at least ``n`` amounts (1 <= n <= 30): one of seed 000's,
+    doubled on where it ends, or random amounts (not always increasing)."""
+    size = draw(st.integers(max(n, 1), max(n, 1) + 2))
+    if draw(st.booleans()):
+        ladder = list(draw(st.sampled_from(LADDERS)))
+        while len(ladder) < size:
+            ladder.append(ladder[-1] * 2)
+        return ladder[:size]
+    return draw(st.lists(st.integers(1, 10**6), min_size=size, max_size=size))
+
+
 @st.composite
 def scoring_variants(draw, dianpao: bool = False):
     """Options (a dict, for ``variant_with``) that change scoring: fan and kong values, the cap,
-    冲宝, the bao dice, sometimes the judgment options too. ``dianpao``: draw the 点炮 mode and
-    cover_only_undeclared as well (the properties usually loop over every mode instead)."""
-    opts = {}
-    if draw(st.booleans()):
-        opts.update({k: draw(st.booleans()) for k in BOOL_OPTIONS})
-        opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
-    if draw(st.booleans()):
-        keys = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
-                "haohua", "chongbao")  # fmt: skip
-        opts["fan"] = {k: draw(st.integers(0, 3)) for k in keys}
-    if draw(st.booleans()):
-        keys = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
-        opts["kong"] = {k: draw(st.integers(0, 4)) for k in keys}
-    opts["cap_fan"] = draw(st.one_of(st.none(), st.integers(1, 9)))
-    opts["chongbao_double"] = draw(st.booleans())
-    opts["bao_dice"] = draw(st.sampled_from([1, 2]))
-    opts["sanfeng_dan"] = draw(st.booleans())
-    opts["xiaoji_feidan"] = draw(st.booleans())
+    a stake ladder, 冲宝, the bao dice, 换宝 always or optional, a discarding dealer's 点炮 step,
+    the 包庄 look test, the meld options (三风蛋, 幺鸡 one or wildcard, 喜杠 补 with any honor, one
+    special kong of each kind), sometimes the judgment options too (豪华七对's rule, 手把一 with
+    a concealed kong, a 断幺九 hand's declaration ...) — or, a fifth of the time, the mil2024
+    preset (sometimes with a stake ladder). ``dianpao``: draw the 点炮 mode and the 包庄 tests
+    as well (the properties usually loop over every mode instead: PAYMENT_MODES)."""
+    if draw(st.integers(0, 4)) == 0:
+        opts = {"extends": "mil2024"}
+        if draw(st.booleans()):
+            opts["stakes"] = draw(stake_ladder(7))  # its cap_fan 7 keeps every fan on it
+    else:
+        opts = {}
+        if draw(st.booleans()):
+            opts.update({k: draw(st.booleans()) for k in BOOL_OPTIONS})
+            opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
+            opts["haohua"] = draw(st.sampled_from(["any_quad", "wait_completes_quad"]))
+        for k in ("bao_forbidden_without_yaojiu", "duanyaojiu_may_declare"):  # (断幺九 hands)
+            opts[k] = draw(st.booleans())
+        if draw(st.booleans()):
+            opts["fan"] = {k: draw(st.integers(0, 3)) for k in FAN_KEYS}
+        if draw(st.booleans()):
+            opts["kong"] = {k: draw(st.integers(0, 4)) for k in KONG_KEYS}
+        opts["cap_fan"] = draw(st.one_of(st.none(), st.integers(1, 9)))
+        opts["chongbao_double"] = draw(st.booleans())
+        opts["bao_dice"] = draw(st.sampled_from([1, 2]))
+        opts["bao_change"] = draw(st.sampled_from(["always", "optional"]))
+        opts["dealer_dianpao_stacks"] = draw(st.booleans())
+        opts["cover_needs_look"] = draw(st.booleans())
+        opts["sanfeng_dan"] = draw(st.booleans())
+        opts["xiaoji_feidan"] = draw(st.booleans())
+        opts["xiaoji_wildcard"] = draw(st.sampled_from(["one", "any"]))
+        opts["xi_bu_any_honor"] = draw(st.booleans())
+        opts["one_special_kong_per_kind"] = draw(st.booleans())
+        if draw(st.booleans()):
+            # a ladder long enough for every fan a loser can be charged (the loader refuses a
+            # shorter one): the cap, or every fan value added up (more than enough)
+            fan = opts.get("fan") or load_variant().fan
+            bound = opts["cap_fan"] or sum(fan.values())
+            if bound > 30:
+                opts["cap_fan"] = bound = draw(st.integers(1, 9))
+            opts["stakes"] = draw(stake_ladder(bound))
     if dianpao:
-        opts["dianpao"] = draw(st.sampled_from(DIANPAO_MODES))
-        opts["cover_only_undeclared"] = draw(st.booleans())
+        mode, only_undeclared, needs_look = draw(st.sampled_from(PAYMENT_MODES))
+        opts.update(dianpao=mode, cover_only_undeclared=only_undeclared,
+                    cover_needs_look=needs_look)  # fmt: skip
     return opts
 
 
 DIANPAO_MODES = ("all_pay", "discarder_only", "discarder_covers_all")
-# every way a discard win can be settled: (dianpao, cover_only_undeclared)
+# every way a discard win can be settled: (dianpao, cover_only_undeclared, cover_needs_look)
 PAYMENT_MODES = (
-    ("all_pay", False),
-    ("discarder_only", False),
-    ("discarder_covers_all", False),
-    ("discarder_covers_all", True),
+    ("all_pay", False, False),
+    ("discarder_only", False, False),
+    ("discarder_covers_all", False, False),
+    ("discarder_covers_all", True, False),
+    ("discarder_covers_all", True, True),
 )
 
 
@@ -463,12 +632,13 @@ def own_of(concealed, ms) -> list[int]:
 
 
 @st.composite
-def win_cases(draw, hows=HOWS):
-    """The keyword arguments of ``ccmj_cli.scoring.score`` for one win (all valid input): a hand
-    from ``scoring_hands`` given before or after the win, the way it was won, the seats (the
-    dealer is E), the discarder's declaration, other seats' kongs and a base. For a 摸宝 the bao
-    is any tile with a copy left; for a 对宝 it is usually the tile the hand was built around."""
-    concealed, ms, win = draw(scoring_hands())
+def win_cases(draw, opts=None, hows=HOWS):
+    """The keyword arguments of ``ccmj_cli.scoring.score`` for one win (all valid input under
+    the variant whose options are ``opts``; None: the defaults): a hand from ``scoring_hands``
+    given before or after the win, the way it was won, the seats (the dealer is E), the
+    discarder's state (declared, looked), other seats' kongs and a base. For a 摸宝 the bao is
+    any tile with a copy left; for a 对宝 it is usually the tile the hand was built around."""
+    concealed, ms, win = draw(scoring_hands(opts=opts))
     how = draw(st.sampled_from(hows))
     seat = draw(st.integers(0, 3))
     own = own_of(concealed, ms)
@@ -482,7 +652,7 @@ def win_cases(draw, hows=HOWS):
         discarder = SEAT_NAMES[draw(st.sampled_from([s for s in range(4) if s != seat]))]
     used = list(own)
     used[drawn] += 1
-    kongs = draw(other_kongs(used, seat))
+    kongs = draw(other_kongs(used, seat, opts=opts))
     shown = concealed + [drawn] if draw(st.booleans()) else concealed  # 13- or 14-tile form
     bao_win = how in ("mobao", "duibao")
     return {
@@ -495,15 +665,22 @@ def win_cases(draw, hows=HOWS):
         "base": draw(st.sampled_from([1, 1, 2, 7])),
         "kongs": kongs_text(kongs) or None,
         "declared": draw(st.booleans()),
+        "looked": draw(st.booleans()),
     }
 
 
 @st.composite
-def bao_cases(draw):
+def bao_cases(draw, opts=None):
     """The arguments of ``ccmj_cli.bao.bao``: a 13-tile hand (tenpai most of the time), a bao
     tile (often the tile the hand waits on, or one in the player's exposed melds), tiles seen
-    elsewhere (often copies of the bao kind, so that 换宝 happens) and the player's seat."""
-    concealed, ms, win = draw(scoring_hands())
+    elsewhere (often copies of the bao kind, so that 换宝 happens, or none is left to draw) and
+    the player's seat; ``opts`` as ``win_cases``."""
+    # a 断幺九 hand a quarter of the time: may it look? (bao_forbidden_without_yaojiu,
+    # duanyaojiu_may_declare)
+    if draw(st.integers(0, 3)) == 0:
+        concealed, ms, win = draw(duanyaojiu_wins())
+    else:
+        concealed, ms, win = draw(scoring_hands(opts=opts))
     own = own_of(concealed, ms)
     spare = [t for t in range(N) if own[t] <= 3]
     exposed = [t for k, ts in ms if k != "concealed_kong" for t in ts if own[t] <= 3]
@@ -515,7 +692,10 @@ def bao_cases(draw):
     else:
         b = draw(st.sampled_from(spare))
     vis = [0] * N
-    vis[b] = draw(st.integers(0, 3 - own[b]))
+    vis[b] = min(draw(st.integers(0, 3)), 3 - own[b])  # (3 - own[b]: none left to draw)
+    hidden = concealed.count(b) + sum(ts.count(b) for k, ts in ms if k == "concealed_kong")
+    if hidden == 0 and draw(st.integers(0, 3)) == 0:
+        vis[b] = 3 - own[b]  # with his exposed copies, the three other copies are public: 换宝
     for t in draw(st.lists(st.integers(0, N - 1), max_size=4)):
         if own[t] + vis[t] < (3 if t == b else 4):
             vis[t] += 1
@@ -526,3 +706,17 @@ def bao_cases(draw):
         "visible": visible or None,
         "seat": draw(st.sampled_from(SEAT_NAMES)),
     }
+
+
+@st.composite
+def scoring_examples(draw, hows=HOWS):
+    """(scoring_variants options, win_cases under that variant)."""
+    vopts = draw(scoring_variants())
+    return vopts, draw(win_cases(variant_with(**vopts).options, hows))
+
+
+@st.composite
+def bao_examples(draw):
+    """(scoring_variants options, bao_cases under that variant)."""
+    vopts = draw(scoring_variants())
+    return vopts, draw(bao_cases(variant_with(**vopts).options))

@@ -1,10 +1,14 @@
 """Properties: ccmj's ``score``, ``batch`` (CSV and JSON, through the API and the CLI) and ``bao``
 against the slow scoring reference (naive_scoring.py), which shares no scoring code with ccmj.
 
-The wins come from ``strategies.win_cases``: hands built from sets + a pair to be legal most of
-the time (a test below checks the share), every way of winning, every seat, declared or not,
-other seats' kongs, random fan/kong values, caps and options — and every example is settled
-under EVERY 点炮 mode (``strategies.PAYMENT_MODES``), so no run can miss one.
+The variants come from ``strategies.scoring_variants``: random fan/kong values, caps, stake
+ladders, every scoring, bao and meld option, and the mil2024 preset (a test below checks that
+every value of every option is drawn). The wins come from ``strategies.win_cases`` under that
+variant: hands built from sets + a pair (or seven pairs) to be legal most of the time (a test
+below checks the share), special kongs as the variant's meld options allow, every way of
+winning, every seat, the discarder declared / looked or not, other seats' kongs — and every
+example is settled under EVERY 点炮 mode and 包庄 test (``strategies.PAYMENT_MODES``), so no run
+can miss one.
 ``CCMJ_EXAMPLES_SCALE=10 python -m pytest tests/test_scoring_properties.py`` searches longer.
 """
 
@@ -24,8 +28,9 @@ from scoring_support import (
 from strategies import (
     HOWS,
     PAYMENT_MODES,
-    bao_cases,
+    bao_examples,
     examples,
+    scoring_examples,
     scoring_variants,
     variant_path,
     variant_with,
@@ -43,10 +48,11 @@ runner = CliRunner()
 
 
 def mode_variants(vopts: dict):
-    """(label, rules file, Variant) for every 点炮 mode over the options ``vopts``."""
-    for mode, only_undeclared in PAYMENT_MODES:
-        path = variant_path(**vopts, dianpao=mode, cover_only_undeclared=only_undeclared)
-        yield f"{mode}/{only_undeclared}", path, load_variant(path)
+    """(label, rules file, Variant) for every 点炮 mode and 包庄 test over the options ``vopts``."""
+    for mode, only_undeclared, needs_look in PAYMENT_MODES:
+        path = variant_path(**{**vopts, "dianpao": mode, "cover_only_undeclared": only_undeclared,
+                               "cover_needs_look": needs_look})  # fmt: skip
+        yield f"{mode}/{only_undeclared}/{needs_look}", path, load_variant(path)
 
 
 # --- the strategy makes legal wins most of the time -----------------------------------------
@@ -73,12 +79,75 @@ def test_the_generated_wins_are_mostly_legal():
         assert sum(mine) >= 0.5 * len(mine), (how, sum(mine), len(mine))
 
 
+# every scoring, bao and meld option the variants must draw, with every value it can take
+DRAWN_OPTIONS = {
+    "dianpao": ("all_pay", "discarder_only", "discarder_covers_all"),  # (from PAYMENT_MODES)
+    "cover_only_undeclared": (False, True),
+    "cover_needs_look": (False, True),
+    "dealer_dianpao_stacks": (False, True),
+    "bao_change": ("always", "optional"),
+    "haohua": ("any_quad", "wait_completes_quad"),
+    "duanyaojiu_may_declare": (False, True),
+    "bao_forbidden_without_yaojiu": (False, True),
+    "shoubayi_ankong_concealed": (False, True),
+    "qidui": (False, True),
+    "chongbao_double": (False, True),
+    "sanfeng_dan": (False, True),
+    "xiaoji_feidan": (False, True),
+    "xiaoji_wildcard": ("one", "any"),
+    "xi_bu_any_honor": (False, True),
+    "one_special_kong_per_kind": (False, True),
+}
+
+
+def test_the_strategies_draw_every_option_and_input():
+    # the properties below can only compare what the strategies draw: every value of every
+    # scoring / bao / meld option, a stake ladder, the mil2024 preset, the discarder declared
+    # and looked, and the wins the new options are about (七对 with 豪华 by either rule, a 4-wind
+    # 旋风杠 under 三风蛋, 1s in a special kong, a wind on a 喜杠, a 断幺九 hand at the bao)
+    seen = {k: set() for k in DRAWN_OPTIONS}
+    wins = set()
+
+    @settings(max_examples=300, derandomize=True, database=None)
+    @given(example=scoring_examples())
+    def collect(example):
+        vopts, case = example
+        for _, _, v in mode_variants(vopts):
+            for k in seen:
+                seen[k].add(v.options[k])
+        v = variant_with(**vopts)
+        wins.add("mil2024" if vopts.get("extends") == "mil2024" else "own")
+        wins.add("stakes" if v.stakes else "doubling")
+        wins.update(k for k in ("declared", "looked") if case[k])
+        e = reference_score(rules=v, **case)
+        for items in e.items:
+            wins.update(f"{name}/{v.haohua}" for name, *_ in items if name == "haohua")
+        for _, meld, _ in e.kong_lines:
+            if meld.name == "xuanfeng" and len(set(meld.tiles)) == 4 and v.sanfeng_dan:
+                wins.add("4-wind 三风蛋")
+            if meld.name in ("xuanfeng", "xi", "jiudan") and 18 in meld.tiles:
+                wins.add("1s stands in")
+            if meld.name == "xi" and set(meld.tiles) & {27, 28, 29, 30}:
+                wins.add("wind 补 on 喜杠")
+        if e.reasons == frozenset({("duanyaojiu",)}):
+            wins.add("断幺九 at the bao")
+
+    collect()
+    for k, values in DRAWN_OPTIONS.items():
+        assert seen[k] == set(values), (k, seen[k])
+    want = {"mil2024", "own", "stakes", "doubling", "declared", "looked",
+            "haohua/any_quad", "haohua/wait_completes_quad", "4-wind 三风蛋", "1s stands in",
+            "wind 补 on 喜杠", "断幺九 at the bao"}  # fmt: skip
+    assert want <= wins, want - wins
+
+
 # --- score ---------------------------------------------------------------------------------
 
 
 @settings(max_examples=examples(80))
-@given(case=win_cases(), vopts=scoring_variants())
-def test_score_matches_the_reference_in_every_payment_mode(case, vopts):
+@given(example=scoring_examples())
+def test_score_matches_the_reference_in_every_payment_mode(example):
+    vopts, case = example
     for label, _, v in mode_variants(vopts):
         e = reference_score(rules=v, **case)
         r = S.score(rules=v, **case)
@@ -87,10 +156,12 @@ def test_score_matches_the_reference_in_every_payment_mode(case, vopts):
 
 
 @settings(max_examples=examples(60))
-@given(case=win_cases(hows=("discard",)), vopts=scoring_variants())
-def test_discard_wins_match_the_reference_in_every_payment_mode(case, vopts):
+@given(example=scoring_examples(hows=("discard",)))
+def test_discard_wins_match_the_reference_in_every_payment_mode(example):
     # the 点炮 modes only matter on a discard win: this property sees nothing else, so every
-    # run settles dozens of discard wins under each mode (declared and not, dealer anywhere)
+    # run settles dozens of discard wins under each mode (declared, looked or neither; the
+    # dealer winning, discarding or neither)
+    vopts, case = example
     for label, _, v in mode_variants(vopts):
         e = reference_score(rules=v, **case)
         assert_score(S.score(rules=v, **case), e, base=case["base"], fan_cap=v.cap_fan,
@@ -102,15 +173,15 @@ def test_discard_wins_match_the_reference_in_every_payment_mode(case, vopts):
 
 # --- batch: CSV and JSON, API and CLI --------------------------------------------------------
 
-COLUMNS = ("hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared")
-DECLARED = {True: ("1", "true", "yes", "Y"), False: ("0", "false", "no", "")}
+COLUMNS = ("hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared", "looked")
+TRUTH = {True: ("1", "true", "yes", "Y"), False: ("0", "false", "no", "")}
 
 
 @st.composite
-def batch_rows(draw):
-    """(CSV cells, score keyword arguments) for 1-6 wins."""
+def batch_rows(draw, opts):
+    """(CSV cells, score keyword arguments) for 1-6 wins under the variant options ``opts``."""
     out = []
-    for case in draw(st.lists(win_cases(), min_size=1, max_size=6)):
+    for case in draw(st.lists(win_cases(opts), min_size=1, max_size=6)):
         cells = [
             case["hand"],
             case["win"] or "",
@@ -120,7 +191,8 @@ def batch_rows(draw):
             case["bao"] or "",
             str(case["base"]),
             case["kongs"] or "",
-            draw(st.sampled_from(DECLARED[case["declared"]])),
+            draw(st.sampled_from(TRUTH[case["declared"]])),
+            draw(st.sampled_from(TRUTH[case["looked"]])),
         ]
         out.append((cells, case))
     return out
@@ -147,9 +219,17 @@ def run_batch(text, path, v, as_json, via) -> str:
     return res.stdout
 
 
+@st.composite
+def batch_examples(draw):
+    """(scoring_variants options, batch_rows under that variant)."""
+    vopts = draw(scoring_variants())
+    return vopts, draw(batch_rows(variant_with(**vopts).options))
+
+
 @settings(max_examples=examples(12))
-@given(rows=batch_rows(), vopts=scoring_variants(), via=st.sampled_from(["api", "cli"]))
-def test_batch_matches_the_reference_in_every_payment_mode(rows, vopts, via):
+@given(example=batch_examples(), via=st.sampled_from(["api", "cli"]))
+def test_batch_matches_the_reference_in_every_payment_mode(example, via):
+    vopts, rows = example
     text = csv_text(rows)
     for label, path, v in mode_variants(vopts):
         expected = [reference_score(rules=v, **case) for _, case in rows]
@@ -173,8 +253,9 @@ def test_batch_matches_the_reference_in_every_payment_mode(rows, vopts, via):
 
 
 @settings(max_examples=examples(60))
-@given(case=bao_cases(), vopts=scoring_variants())
-def test_bao_matches_the_reference(case, vopts):
+@given(example=bao_examples())
+def test_bao_matches_the_reference(example):
+    vopts, case = example
     v = variant_with(**vopts)
     e = reference_bao(rules=v, **case)
     assert_bao(B.bao(rules=v, **case), e, fan_cap=v.cap_fan)

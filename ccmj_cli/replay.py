@@ -1,7 +1,7 @@
 """Hand logs of the table simulation: write them (JSON lines), read them back, replay a hand.
 
 A log starts with a header line (the rule vector, table parameters and bot knobs the run used),
-then one line per hand: the wall in draw order, the dealer, the pre-rolled dice, every event,
+then one line per hand: the wall in draw order, the dealer, the dice the hand rolled, every event,
 the result, the final hands, and the winner's hand for ``ccmj check``. A hand is fully determined
 by its wall, dealer and dice, so ``replay_hand(..., verify=True)`` re-plays it through the engine
 and checks the log against it.
@@ -16,11 +16,13 @@ from ._kernels import layout as L
 from ._kernels import table as K
 from ._kernels import table_layout as TL
 from ._kernels.tables import tables
+from ._kernels.useful import useful_tables
 from .errors import HandError, UsageError
 
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
-LOG_VERSION = 1
+DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
+LOG_VERSION = 2  # 2: dice as rolled, discarder_declared, the no_bao event
 
 
 def _tile(t: int) -> str | None:
@@ -50,6 +52,11 @@ def result_dict(res, conc, mrec, nm) -> dict:
         "how": HOW_NAMES[int(res[TL.R_HOW])] if w >= 0 else "huang",
         "tile": _tile(res[TL.R_TILE]),
         "discarder": _seat(res[TL.R_DISCARDER]),
+        "discarder_declared": (
+            DECLARED_NAMES[int(res[TL.R_DISCARDER_DECLARED])]
+            if res[TL.R_DISCARDER_DECLARED] >= 0
+            else None
+        ),
         "fan": int(res[TL.R_FAN]) if w >= 0 else 0,
         "jiahu": bool(res[TL.R_JIAHU]),
         "piao": bool(res[TL.R_PIAO]),
@@ -70,73 +77,131 @@ def result_dict(res, conc, mrec, nm) -> dict:
     return d
 
 
-def record(seed, n: int, rv, tp, bots) -> dict:
-    """Play one session of ``n`` hands from ``seed`` and keep every hand's wall, dice, events
-    and final state (arrays named as ``_kernels.table.record_session``'s outputs)."""
-    a = {
-        "walls": np.zeros((n, K.N_WALL), np.int64),
-        "dices": np.zeros((n, K.N_DICE), np.int64),
+def n_events(res) -> int:
+    """The events of a hand; a hand is never cut: more than the buffer holds is an error."""
+    n = int(res[TL.R_N_EVENTS])
+    if n > TL.MAX_EVENTS:
+        raise RuntimeError(f"a hand had {n} events, more than the log holds ({TL.MAX_EVENTS})")
+    return n
+
+
+def record_arrays(n: int) -> dict:
+    """Output arrays for ``n`` recorded hands (named as ``_kernels.table.record_pieces``'s)."""
+    return {
+        "walls": np.zeros((n, TL.N_WALL), np.int64),
+        "dices": np.zeros((n, TL.N_DICE), np.int64),
         "results": np.zeros((n, TL.R_LEN), np.int64),
-        "events": np.zeros((n, K.MAX_EVENTS, TL.EV_COLS), np.int64),
+        "events": np.zeros((n, TL.MAX_EVENTS, TL.EV_COLS), np.int64),
         "concs": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
-        "melds": np.zeros((n, L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64),
+        "melds": np.zeros((n, L.N_SEATS, TL.MAX_MELDS, TL.MELD_COLS), np.int64),
         "n_melds": np.zeros((n, L.N_SEATS), np.int64),
         "ponds": np.zeros((n, L.N_KINDS), np.int64),
         "melded": np.zeros((n, L.N_SEATS, L.N_KINDS), np.uint8),
     }
-    K.record_session(
-        np.uint64(seed), n, rv, tables(), tp, bots, a["walls"], a["dices"], a["results"],
-        a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
+
+
+def _record(rs, dealers, counts, rv, tp, bots) -> dict:
+    """Record a piece of each session (``counts[i]`` more hands of session i, in parallel
+    threads); the hands come out session by session, in order."""
+    counts = np.asarray(counts, np.int64)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    a = record_arrays(int(counts.sum()))
+    K.record_pieces(
+        rs, dealers, counts, offsets, rv, tables(), useful_tables(), tp, bots, a["walls"],
+        a["dices"],
+        a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
     )  # fmt: skip
     return a
 
 
-def write_log(path, seeds, lengths, rv, tp, bots, v, names, seed, progress=False) -> np.ndarray:
-    """Play the sessions one by one, writing every hand; returns the merged statistics row."""
-    from .simulate import _progress
+def record(seed, n: int, rv, tp, bots) -> dict:
+    """Play one session of ``n`` hands from ``seed`` and keep every hand's wall, dice, events
+    and final state."""
+    rs = np.array([seed], np.uint64)
+    return _record(rs, np.zeros(1, np.int64), [n], rv, tp, bots)
 
+
+LOG_HANDS = 1024  # hands recorded per kernel call: the memory of the log path (~25 MB)
+
+
+def _log_calls(plan):
+    """The kernel calls of a logged run, in log order: (first session, seeds, counts, first
+    hand of each session in this call). Whole sessions, several a call, recorded in parallel;
+    a session longer than LOG_HANDS alone, piece by piece (its random state and dealer carried
+    over)."""
+    q = plan.hands // plan.sessions
+    per_call = max(1, LOG_HANDS // (q + 1))
+    for a in range(0, plan.sessions, per_call):
+        b = min(a + per_call, plan.sessions)
+        seeds, lengths = plan.seeds(a, b), plan.lengths(a, b)
+        if b - a > 1 or lengths[0] <= LOG_HANDS:
+            yield a, seeds, lengths, np.zeros(b - a, np.int64)
+            continue
+        for h in range(0, int(lengths[0]), LOG_HANDS):  # one long session, piece by piece
+            yield a, seeds, np.minimum(lengths - h, LOG_HANDS), np.full(1, h, np.int64)
+
+
+def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.ndarray, bool]:
+    """Play the run recording every hand, and write them as JSON lines in order; returns the
+    merged statistics row and whether Ctrl-C ended it early (the lines written are whole)."""
     st = np.zeros(TL.S_LEN, np.int64)
-    total = int(lengths.sum())
-    k = 0
     try:
         f = open(path, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as e:
         raise UsageError(f"cannot write log '{path}': {e.strerror}") from None
+    k = 0
     with f:
         header = {
-            "ccmj_log": LOG_VERSION, "seed": seed, "rules": v.name, "hands": total,
-            "sessions": len(seeds), "policy": names, "rv": [int(x) for x in rv],
+            "ccmj_log": LOG_VERSION, "seed": plan.seed, "rules": v.name, "hands": plan.hands,
+            "sessions": plan.sessions, "policy": names, "rv": [int(x) for x in rv],
             "tp": [int(x) for x in tp], "bots": bots.tolist(),
         }  # fmt: skip
         f.write(json.dumps(header, ensure_ascii=False) + "\n")
-        for i, (sd, n) in enumerate(zip(seeds, lengths, strict=True)):
-            n = int(n)
-            r = record(sd, n, rv, tp, bots)
-            walls, dices, results, events = r["walls"], r["dices"], r["results"], r["events"]
-            concs, melds, n_melds, ponds = r["concs"], r["melds"], r["n_melds"], r["ponds"]
-            for h in range(n):
-                K.accumulate(st, results[h])
-                k += 1
-                ne = min(int(results[h, TL.R_N_EVENTS]), K.MAX_EVENTS)
-                rec = {
-                    "hand": k,
-                    "session": i,
-                    "session_hand": h + 1,
-                    "session_seed": int(sd),
-                    "dealer": SEATS[int(results[h, TL.R_DEALER])],
-                    "wall": [T.tile_name(int(t)) for t in walls[h]],
-                    "dice": [int(x) for x in dices[h]],
-                    "events": events[h, :ne].tolist(),
-                    "result": result_dict(results[h], concs[h], melds[h], n_melds[h]),
-                    "final": {
-                        s: hand_text(concs[h, j], melds[h, j], n_melds[h, j])
-                        for j, s in enumerate(SEATS)
-                    },
-                    "pond": T.format_tiles(ponds[h].astype(np.uint8)),
-                }
-                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            _progress(k, total, progress)
-    return st
+        rs = dealers = None
+        try:
+            for a, seeds, counts, first in _log_calls(plan):
+                if first[0] == 0:  # sessions start: fresh random states, seat E deals
+                    rs, dealers = np.array(seeds, np.uint64), np.zeros(len(seeds), np.int64)
+                r = _record(rs, dealers, counts, rv, tp, bots)
+                lines = []
+                j = 0
+                for i, n in enumerate(counts):
+                    for h in range(int(n)):
+                        K.accumulate(st, r["results"][j])
+                        k += 1
+                        lines.append(_hand_line(r, j, k, a + i, int(first[i]) + h, seeds[i]))
+                        j += 1
+                f.write("".join(lines))
+                if progress is not None:
+                    progress(int(counts.sum()))
+        except KeyboardInterrupt:
+            return st, True
+    return st, False
+
+
+_TILE_NAMES = [T.tile_name(t) for t in range(L.N_KINDS)]
+
+
+def _hand_line(r: dict, j: int, k: int, session: int, h: int, seed) -> str:
+    """The JSON line of recorded hand j (the k-th of the log; hand h of its session)."""
+    res = r["results"][j]
+    rec = {
+        "hand": k,
+        "session": session,
+        "session_hand": h + 1,
+        "session_seed": int(seed),
+        "dealer": SEATS[int(res[TL.R_DEALER])],
+        "wall": [_TILE_NAMES[t] for t in r["walls"][j].tolist()],
+        "dice": r["dices"][j, : res[TL.R_DICE_USED]].tolist(),
+        "events": r["events"][j, : n_events(res)].tolist(),
+        "result": result_dict(res, r["concs"][j], r["melds"][j], r["n_melds"][j]),
+        "final": {
+            s: hand_text(r["concs"][j, i], r["melds"][j, i], r["n_melds"][j, i])
+            for i, s in enumerate(SEATS)
+        },
+        "pond": T.format_tiles(r["ponds"][j].astype(np.uint8)),
+    }
+    return json.dumps(rec, ensure_ascii=False) + "\n"
 
 
 MAX_LOG_LINE = 1 << 20  # a logged hand is a few KB: a longer line is not one of ours
@@ -252,7 +317,7 @@ def _check_record(path, n: int, rec) -> None:
     if any(wall.count(t) != 4 for t in set(wall)):
         raise bad("'wall' does not hold every tile four times")
     need(rec, "dice", lambda x: isinstance(x, list) and all(is_int(d) and 1 <= d <= 6 for d in x)
-         and len(x) == K.N_DICE, f"{K.N_DICE} dice")  # fmt: skip
+         and len(x) <= K.N_DICE, f"at most {K.N_DICE} dice")  # fmt: skip
     need(rec, "events", lambda x: isinstance(x, list) and all(
         isinstance(e, list) and len(e) == TL.EV_COLS and all(map(is_int, e)) for e in x
     ), f"a list of events of {TL.EV_COLS} whole numbers")  # fmt: skip
@@ -298,7 +363,8 @@ def _check_header(path, header: dict) -> None:
 def rerun(header: dict, rec: dict):
     """Play a logged hand again through the engine: (result, events, conc, mrec, nm)."""
     wall = np.array([T.tile_index(t) for t in rec["wall"]], np.int64)
-    dice = np.array(rec["dice"], np.int64)
+    dice = np.ones(TL.N_DICE, np.int64)  # the dice the hand did not roll play no part
+    dice[: len(rec["dice"])] = rec["dice"]
     rv = np.array(header["rv"], np.int64)
     tp = np.array(header["tp"], np.int64)
     bots = np.array(header["bots"], np.int64)
@@ -308,35 +374,19 @@ def rerun(header: dict, rec: dict):
 
 def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
     """Play one hand from a fixed wall; returns its result, events and final state (arrays)."""
-    ev = np.zeros((K.MAX_EVENTS, TL.EV_COLS), np.int64)
+    ev = np.zeros((TL.MAX_EVENTS, TL.EV_COLS), np.int64)
     res = np.zeros(TL.R_LEN, np.int64)
-    conc = np.zeros((L.N_SEATS, L.N_KINDS), np.uint8)
-    melded = np.zeros((L.N_SEATS, L.N_KINDS), np.uint8)
-    mrec = np.zeros((L.N_SEATS, K.MAX_MELDS, K.MELD_COLS), np.int64)
-    nm = np.zeros(L.N_SEATS, np.int64)
-    pond = np.zeros(L.N_KINDS, np.int64)
+    tab = K.new_table()
     g = K.play_hand(
-        np.asarray(wall, np.int64),
-        dealer,
-        np.asarray(dice, np.int64),
-        rv,
-        tables(),
-        tp,
-        bots,
-        ev,
-        True,
-        res,
-        conc,
-        melded,
-        mrec,
-        nm,
-        pond,
-    )
-    ne = min(int(res[TL.R_N_EVENTS]), K.MAX_EVENTS)
+        np.asarray(wall, np.int64), dealer, np.asarray(dice, np.int64), rv, tables(), tp, bots,
+        ev, True, res, tab, K.new_work(useful_tables()),
+    )  # fmt: skip
+    _g, _ps, conc, melded, _ankong, _pungs, _taken, _ms, mrec, nm, pond, _exposed, _kpay = tab
+    ne = n_events(res)
     return {
         "res": res, "events": ev[:ne], "conc": conc, "melded": melded, "mrec": mrec, "nm": nm,
-        "pond": pond, "head": int(g[K.G_HEAD]), "tail": int(g[K.G_TAIL]),
-        "stranded": [int(x) for x in g[K.G_STR : K.G_STR + min(int(g[K.G_NSTR]), 6)]],
+        "pond": pond, "head": int(g[TL.G_HEAD]), "tail": int(g[TL.G_TAIL]),
+        "stranded": [int(x) for x in g[TL.G_STR : TL.G_STR + min(int(g[TL.G_NSTR]), TL.N_STR)]],
     }  # fmt: skip
 
 
@@ -384,6 +434,9 @@ def event_text(row) -> str:
         return f"{who} wins ({how}) with {tile}{src}"
     if kind == TL.EV_HUANG:
         return "the wall is at its end: 荒庄 (drawn hand)"
+    if kind == TL.EV_NO_BAO:
+        by = f"{who} rolls {a}" if who else f"re-roll {a}"
+        return f"bao: {by} -> no tile in the wall can be the bao: no bao for the rest of the hand"
     return name
 
 

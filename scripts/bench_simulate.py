@@ -26,7 +26,7 @@ def main():
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     t = time.perf_counter()
-    SIM.warm_up(a.rules)
+    SIM.warm_up()
     print(f"warm-up (compile or cache load): {time.perf_counter() - t:.1f} s")
     base = None
     for k in a.threads:

@@ -153,3 +153,119 @@ def test_session_plan_is_exact():
     assert lengths.sum() == 100 and len(seeds) == 7 and lengths.max() - lengths.min() <= 1
     s2, _ = SIM.session_plan(100, 7, 1)
     assert (s2 == seeds).all() and seeds.dtype == np.uint64
+
+
+# ---------------------------------------------------------------- streaming, limits, progress
+@pytest.mark.parametrize("seed", [0, 1, 11, 12345, 2**70 + 5])
+def test_seed_words_are_numpys_seed_sequence_words(seed):
+    # the streamed session seeds are exactly word i of SeedSequence(seed).generate_state(S)
+    ref = np.random.SeedSequence(seed).generate_state(3000, np.uint64)
+    for a, b in ((0, 3000), (0, 1), (17, 333), (2999, 3000), (1500, 2100)):
+        assert (SIM.seed_words(seed, a, b) == ref[a:b]).all(), (a, b)
+    assert len(SIM.seed_words(seed, 5, 5)) == 0
+
+
+def test_a_huge_run_is_planned_without_arrays_of_its_size():
+    # issue: --hands 3000000000 grew to GBs, 10**12 raised a numpy memory error. A plan streams
+    # its sessions (seeds computed per chunk); past the cap a one-line error.
+    plan = SIM.make_plan(3_000_000_000, None, 1)
+    assert plan.sessions == 3_000_000_000 // 16
+    a, seeds, lengths = next(plan.chunks(64))
+    assert a == 0 and len(seeds) == 64 and (lengths == 16).all()
+    far = plan.seeds(plan.sessions - 2, plan.sessions)
+    assert len(far) == 2 and far.dtype == np.uint64
+    with pytest.raises(SIM.UsageError, match="at most 10,000,000,000"):
+        SIM.make_plan(10**12, None, 1)
+
+
+def test_pieces_and_chunks_do_not_change_the_result(base, monkeypatch):
+    # sessions are played in pieces (random state and dealer carried over): any cut, same result
+    monkeypatch.setattr(SIM, "PIECE_HANDS", 3)
+    monkeypatch.setattr(SIM, "CHUNK_SESSIONS", 5)
+    assert (SIM.simulate(hands=96, seed=11, threads=2).counts == base.counts).all()
+    one = SIM.simulate(hands=40, seed=4, sessions=1, threads=1)
+    monkeypatch.setattr(SIM, "PIECE_HANDS", 256)
+    assert (SIM.simulate(hands=40, seed=4, sessions=1, threads=1).counts == one.counts).all()
+
+
+def test_log_with_threads_is_written_in_order(base, tmp_path, monkeypatch):
+    import ccmj_cli.replay as R
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    logged = SIM.simulate(hands=96, seed=11, log=str(a), threads=2)
+    assert (logged.counts == base.counts).all()
+    monkeypatch.setattr(R, "LOG_HANDS", 5)  # several calls, long sessions in pieces
+    SIM.simulate(hands=96, seed=11, log=str(b), threads=1)
+    assert a.read_text() == b.read_text()
+    _, lines = read_log(a)
+    recs = [json.loads(x) for x in lines]
+    assert [r["hand"] for r in recs] == list(range(1, 97))
+    assert [(r["session"], r["session_hand"]) for r in recs] == sorted(
+        (r["session"], r["session_hand"]) for r in recs
+    )
+    c = tmp_path / "c.jsonl"  # two sessions of 48 hands, each longer than LOG_HANDS
+    SIM.simulate(hands=96, seed=11, sessions=2, log=str(c), threads=2)
+    monkeypatch.setattr(R, "LOG_HANDS", 1024)
+    d = tmp_path / "d.jsonl"
+    SIM.simulate(hands=96, seed=11, sessions=2, log=str(d), threads=2)
+    assert c.read_text() == d.read_text()
+    assert replay_hand(c, 60, verify=True)["verified"]
+
+
+def test_interrupted_run_reports_the_hands_finished(monkeypatch):
+    calls = []
+    real = SIM.run_chunk
+
+    def flaky(seeds, *args, **kw):
+        if len(seeds):  # (not the warm-up's empty call)
+            calls.append(1)
+            if len(calls) % 2 == 0:  # Ctrl-C during the second chunk of a run
+                raise KeyboardInterrupt
+        return real(seeds, *args, **kw)
+
+    monkeypatch.setattr(SIM, "CHUNK_SESSIONS", 2)
+    monkeypatch.setattr(SIM, "run_chunk", flaky)
+    r = SIM.simulate(hands=96, seed=11, threads=1)
+    assert r.interrupted and r.hands == 32  # the first chunk: two sessions of 16
+    calls.clear()
+    cli = runner.invoke(app, ["simulate", "-n", "96", "--seed", "11", "--json", "--threads", "1"])
+    assert cli.exit_code == 130
+    assert json.loads(cli.stdout)["interrupted"] is True
+    assert "interrupted" in cli.stderr
+
+
+def test_compile_note_on_a_cold_cache(monkeypatch):
+    from ccmj_cli._kernels import table as K
+
+    notes = []
+    monkeypatch.setattr(K, "cached", lambda kernel: False)
+    SIM.warm_up(notes.append)
+    assert notes == ["compiling kernels (first run)…"]
+    notes.clear()
+    monkeypatch.setattr(K, "cached", lambda kernel: True)
+    SIM.warm_up(notes.append)
+    assert notes == []
+
+
+def test_no_progress_frames_into_a_file():
+    # stderr is not a terminal here: no progress bar, no \r frames (issue: they went to files)
+    r = runner.invoke(app, ["simulate", "-n", "64", "--seed", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    assert "\r" not in r.stderr
+    assert all(line == "compiling kernels (first run)…" for line in r.stderr.splitlines())
+
+
+@pytest.mark.parametrize(
+    "args, msg",
+    [
+        (["--sessions", "0"], "bad --sessions 0"),
+        (["--scheduler", "local", "--workers", "0"], "bad --workers 0"),
+        (["--scheduler", "local", "--workers", "-3"], "bad --workers -3"),
+        (["--scheduler", "bogus"], "bad --scheduler 'bogus'"),
+        (["--hands", "1000000000000"], "bad --hands 1000000000000"),
+    ],
+)
+def test_cli_limits_are_one_line_errors(args, msg):
+    r = runner.invoke(app, ["simulate", "--no-progress", *args])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"error: {msg}") and len(r.stderr.strip().splitlines()) == 1

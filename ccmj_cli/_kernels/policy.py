@@ -119,8 +119,8 @@ def choose_discard_memo(c, ms, own, view, rv, tb, wbuf, memo, shs):
 
 
 # ------------------------------------------------------- without a memo: incremental useful tiles
-# The distance of a hand is a min-plus combination of four per-suit table rows, and adding a
-# tile changes one row only, so the other three suits are combined once per candidate discard.
+# The distance of a hand is a min-plus combination of four per-suit table rows, and adding or
+# removing a tile changes one row only, so the other three suits are combined once per discard.
 BIG = 255
 
 
@@ -174,24 +174,59 @@ def _minplus(a, b, k, out):
 
 
 @njit(cache=True, nogil=True)
-def choose_discard(c, ms, own, unseen, rv, tb):
+def new_discard_scratch():
+    """Scratch for ``choose_discard_value`` (a caller that chooses often keeps one)."""
+    return (
+        np.zeros((N_KINDS, 5), np.int64),  # judge_waits output
+        np.zeros(4, np.int64),  # the suits' table keys
+        np.zeros((4, 10), np.int64),  # the suits' distance rows
+        np.zeros((4, 4, 10), np.int64),  # two suits combined
+        np.zeros((4, 10), np.int64),  # three suits combined (all but one)
+        np.zeros(10, np.int64),  # the other suits after a discard
+        np.zeros((N_KINDS, 10), np.int64),  # each discard's suit row
+        np.zeros(N_KINDS, np.int64),  # each discard's shanten
+    )
+
+
+_PW = np.array([5**i for i in range(9)], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def choose_discard(c, ms, own, unseen, rv, tb, ut):
     """Best discard from 3k+2 concealed tiles ``c`` (modified in place, restored): the policy of
     this module with no memo, for callers whose melds change between calls (the table bots).
+    ``ut``: ``useful.useful_tables()``."""
+    return choose_discard_value(c, ms, own, unseen, rv, tb, ut, new_discard_scratch())[0]
 
-    Per hand: the four suit rows, the six two-suit combinations, the four three-suit ones. Per
-    candidate discard (in suit X): X's new row, three two-suit + row combinations; then each
-    drawn tile t costs one table row and one join.
+
+@njit(cache=True, nogil=True, inline="always")
+def _live_in(mask, base, unseen):
+    """Live copies of the tiles of a suit (first tile ``base``) set in ``mask``."""
+    live = 0
+    x = 0
+    while mask:
+        if mask & 1:
+            live += unseen[base + x]
+        mask >>= 1
+        x += 1
+    return live
+
+
+@njit(cache=True, nogil=True)
+def choose_discard_value(c, ms, own, unseen, rv, tb, ut, scratch):
+    """(discard, shanten, live, n_live) of the policy's choice from 3k+2 tiles ``c``: the
+    shanten and live wanted tiles the discard leaves (``discard_value`` of the hand after it),
+    and when that is a tenpai, its live legal waits as ``judge_waits`` counts them (else -1).
+
+    Per hand: the four suit rows, the six two-suit combinations, the four three-suit ones, and
+    each discard's shanten (its suit's new row joined to the other three). Only the discards
+    that reach the lowest shanten need their wanted tiles: the legal waits when tenpai, else
+    every drawn tile that lowers the distance. A tile lowers a suit's distance by one at most,
+    so it lowers the hand's iff it lowers its suit's at a target that is tight (the suit's
+    distance there + the other suits' best for the rest = the hand's distance): per suit, the
+    useful-tile masks (``ut``, one row) of the tight targets.
     """
-    waits_buf = np.zeros((N_KINDS, 5), np.int64)
-    keys = np.zeros(4, np.int64)
-    rows = np.zeros((4, 10), np.int64)
-    pair = np.zeros((4, 4, 10), np.int64)
-    three = np.zeros((4, 10), np.int64)
-    other = np.zeros((4, 10), np.int64)
-    row_x = np.zeros(10, np.int64)
-    pw = np.ones(9, np.int64)
-    for i in range(1, 9):
-        pw[i] = pw[i - 1] * 5
+    waits_buf, keys, rows, pair, three, other, rowx, shs = scratch
     n = 0
     for t in range(N_KINDS):
         n += c[t]
@@ -206,53 +241,64 @@ def choose_discard(c, ms, own, unseen, rv, tb):
         q = p + 1 if p + 1 != x else p + 2
         r = q + 1 if q + 1 != x else q + 2
         _minplus(pair[p, q], rows[r], k, three[x])
-    best = -1
+    # each discard's shanten
     best_sh = 99
-    best_live = -1
     for d in range(N_KINDS):
+        shs[d] = 99
         if c[d] == 0:
             continue
         gx = d // 9 if d < 27 else 3
-        key_x = keys[gx] - pw[d - 9 * gx]
+        key_x = keys[gx] - _PW[d - 9 * gx]
         r0 = tb[5][key_x] if gx == 3 else tb[1][key_x]
         for i in range(10):
-            row_x[i] = r0[i]
-        for g in range(4):
-            if g == gx:
-                for i in range(10):
-                    other[g, i] = three[gx, i]
-            else:
-                p = -1
-                q = -1
-                for h in range(4):
-                    if h != g and h != gx:
-                        if p < 0:
-                            p = h
-                        else:
-                            q = h
-                _minplus(pair[p, q], row_x, k, other[g])
-        dist = _join(row_x, three[gx], k)
-        sh = dist - 1
+            rowx[d, i] = r0[i]
+        shs[d] = _join(rowx[d], three[gx], k) - 1
+        if shs[d] < best_sh:
+            best_sh = shs[d]
+    m = 2 * k + 2  # a suit's targets y = 2 * sets + pair, sets <= k
+    best = -1
+    best_live = -1
+    best_n = -1
+    for d in range(N_KINDS):
+        if shs[d] != best_sh:
+            continue
+        gx = d // 9 if d < 27 else 3
         c[d] -= 1
         own[d] -= 1
         live = 0
-        if sh == 0:
-            judge_waits(c, ms, own, rv, tb, waits_buf)
+        n_live = -1
+        if best_sh == 0:
+            n_live = judge_waits(c, ms, own, rv, tb, waits_buf)
             for t in range(N_KINDS):
                 if waits_buf[t, W_LEGAL]:
                     live += unseen[t]
         else:
-            for t in range(N_KINDS):
-                if c[t] >= 4:
-                    continue
-                g = t // 9 if t < 27 else 3
-                pos = t - 9 * g
-                key = (key_x if g == gx else keys[g]) + pw[pos]
-                row = tb[5][key] if g == 3 else tb[1][key]
-                if _join(row, other[g], k) < dist:
-                    live += unseen[t]
+            dist = best_sh + 1
+            for g in range(4):
+                mask = 0
+                if g == gx:  # the discard's suit: its new row, the other three as they are
+                    key_x = keys[gx] - _PW[d - 9 * gx]
+                    um = ut[1][key_x] if g == 3 else ut[0][key_x]
+                    for y in range(m):
+                        if rowx[d, y] + three[gx, m - 1 - y] == dist:
+                            mask |= um[y]
+                else:  # another suit: as held, the others with the discard's new row
+                    um = ut[1][keys[g]] if g == 3 else ut[0][keys[g]]
+                    p = -1
+                    q = -1
+                    for h in range(4):
+                        if h != g and h != gx:
+                            if p < 0:
+                                p = h
+                            else:
+                                q = h
+                    _minplus(pair[p, q], rowx[d], k, other)
+                    for y in range(m):
+                        if rows[g, y] + other[m - 1 - y] == dist:
+                            mask |= um[y]
+                live += _live_in(mask, 9 * g, unseen)
         c[d] += 1
         own[d] += 1
-        if sh < best_sh or (sh == best_sh and live > best_live):
-            best, best_sh, best_live = d, sh, live
-    return best
+        if live > best_live:
+            best, best_live, best_n = d, live, n_live
+    return best, np.int64(best_sh), np.int64(best_live), np.int64(best_n)

@@ -1,9 +1,11 @@
-"""The baseline table bots (decisions only; the engine in ``table.py`` applies them).
+"""The table bots: every decision a policy makes (the engine's phases apply them).
 
 Every rule judgment goes through the shared kernels: discards via ``policy.choose_discard``,
-legality and waits via ``judge``. The bot's own logic is only *whether to act*:
+legality and waits via ``judge``. A bot only decides *whether to act*, by its knobs (one row of
+``bots`` per seat, K_* layout):
 
 - discard: ``policy.choose_discard`` (minimise shanten, ties by live useful tiles / legal waits);
+  a declared (报听) hand discards the tile it drew;
 - 吃/碰 (knob K_CALL): 1 = call when the best discard after the call leaves a lower shanten than
   the hand has now, 2 = when it does not raise it; never a call that leaves a tenpai with no
   legal wait or a 手把一 (single tile) hand that can no longer be 飘胡;
@@ -17,10 +19,12 @@ legality and waits via ``judge``. The bot's own logic is only *whether to act*:
 import numpy as np
 
 from .jit import compiled_njit as njit
-from .judge import W_LEGAL, judge_waits
-from .layout import MS_CHOWS, MS_SETS, N_KINDS
-from .policy import choose_discard, discard_value
+from .judge import W_LEGAL, judge_waits, may_declare
+from .layout import FIRST_SPECIAL, MS_CHOWS, MS_SETS, N_KINDS, RV_QIDUI
+from .policy import choose_discard_value
 from .shape import shanten
+from .table_layout import K_CALL, K_DECLARE, K_KONG, K_SPECIAL, P_DECLARED, P_SPECIAL
+from .table_state import group_of, ms_with_chow, ms_with_pung, own_tiles, unseen_by
 
 
 @njit(cache=True)
@@ -35,14 +39,9 @@ def legal_mask(c, ms, own, rv, tb, buf):
 
 
 @njit(cache=True)
-def best_after_discard(c, ms, own, unseen, rv, tb, buf):
+def best_after_discard(c, ms, own, unseen, rv, tb, ut, dscr):
     """(shanten, live) the 3k+2 tiles ``c`` leave after the policy's discard."""
-    d = choose_discard(c, ms, own, unseen, rv, tb)
-    c[d] -= 1
-    own[d] -= 1
-    sh, live = discard_value(c, ms, own, unseen, rv, tb, buf)
-    c[d] += 1
-    own[d] += 1
+    _d, sh, live, _n = choose_discard_value(c, ms, own, unseen, rv, tb, ut, dscr)
     return sh, live
 
 
@@ -67,3 +66,246 @@ def shanten_without(c, t, n, tb):
     sh = shanten(c, tb)
     c[t] += n
     return sh
+
+
+@njit(cache=True)
+def call_shanten(c2, tb):
+    """The shanten a call leaves after the policy's discard: the shanten of the 3k+2 tiles
+    ``c2`` (the best discard keeps it; a complete hand leaves a tenpai, 0)."""
+    sh = shanten(c2, tb)
+    return sh if sh > 0 else 0
+
+
+@njit(cache=True)
+def passes_shanten(level, sh_before, sh_after):
+    """The K_CALL shanten test (``accept_call`` without the tenpai checks)."""
+    if level == 0:
+        return False
+    if level == 1:
+        return sh_after < sh_before
+    return sh_after <= sh_before
+
+
+# ------------------------------------------------------------------ decisions
+@njit(cache=True)
+def choose_discard_at(tab, ws, s, drawn, rv, tb):
+    """(the tile seat s discards, the live legal waits it leaves when that is a standard-form
+    tenpai, else -1). A declared hand discards the tile it drew."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if ps[s, P_DECLARED] and drawn >= 0:
+        return drawn, np.int64(-1)  # the hand is locked after 报听
+    own_tiles(conc, melded, s, own)
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    d, _sh, _live, n_live = choose_discard_value(conc[s], ms[s], own, unseen, rv, tb, ut, dscr)
+    return d, n_live
+
+
+@njit(cache=True)
+def wants_declare(tab, ws, s, bots, rv, tb, n_live):
+    """报听 after a discard, as soon as the hand is tenpai (a live legal wait) and the rules
+    let it declare (``judge.may_declare``). ``n_live``: the
+    live legal waits the discard policy found, -1 when it did not judge them (not a
+    standard-form tenpai: only a 七对 tenpai may then be one)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
+        return False
+    if n_live == 0 or (n_live < 0 and not rv[RV_QIDUI]):
+        return False  # no legal wait, or no standard-form tenpai (no structural wait at all)
+    own_tiles(conc, melded, s, own)
+    if not may_declare(own, rv):
+        return False  # a hand without 幺九 under duanyaojiu_may_declare: false
+    if n_live > 0:
+        return True
+    return judge_waits(conc[s], ms[s], own, rv, tb, buf) > 0
+
+
+@njit(cache=True)
+def wants_special(bots, s):
+    """Declare a special kong the starting hand holds."""
+    return bots[s, K_SPECIAL] != 0
+
+
+@njit(cache=True)
+def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
+    """The kong the seat on turn declares, if any: (tile, 0 暗杠 | 1 加杠 | 2 补), (-1, -1)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if not bots[s, K_KONG]:
+        return -1, -1
+    own_tiles(conc, melded, s, own)
+    if ps[s, P_DECLARED]:
+        if drawn < 0:
+            return -1, -1
+        t = drawn
+        if conc[s, t] == 4:
+            c = conc[s]
+            c[t] -= 1
+            before = legal_mask(c, ms[s], own, rv, tb, buf)
+            c[t] -= 3
+            ms_with_pung(ms, s, t, False, ms2)
+            after = legal_mask(c, ms2, own, rv, tb, buf)
+            c[t] += 4
+            if before == after and before != 0:
+                return t, 0
+        elif pungs[s, t]:
+            return t, 1
+        elif group_of(t) >= 0 and ps[s, P_SPECIAL + group_of(t) - FIRST_SPECIAL]:
+            return t, 2
+        return -1, -1
+    sh0 = -9  # the shanten after the policy's discard, found when a kong is possible
+    for t in range(N_KINDS):
+        if conc[s, t] == 0:
+            continue
+        n = 0
+        kind = -1
+        gk = group_of(t)
+        if conc[s, t] == 4:
+            n, kind = 4, 0
+        elif pungs[s, t]:
+            n, kind = 1, 1
+        elif gk >= 0 and ps[s, P_SPECIAL + gk - FIRST_SPECIAL] and not dealer_first:
+            n, kind = 1, 2
+        else:
+            continue
+        if sh0 == -9:
+            sh0 = max(shanten(conc[s], tb), 0)
+        if shanten_without(conc[s], t, n, tb) <= sh0:
+            return t, kind
+        if (  # four held of a special kong's group (三风蛋, 小鸡飞蛋): a 补 is the next try
+            kind == 0
+            and gk >= 0
+            and ps[s, P_SPECIAL + gk - FIRST_SPECIAL]
+            and not dealer_first
+            and shanten_without(conc[s], t, 1, tb) <= sh0
+        ):
+            return t, 2
+    return -1, -1
+
+
+@njit(cache=True)
+def wants_mingkong(tab, ws, s, d, bots, rv, tb):
+    """A kong of seat s on the discard d (he holds three): a declared hand only when its legal
+    waits stay the same, else when the shanten does not rise. ``own2`` holds s's tiles."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if not bots[s, K_KONG]:
+        return False
+    ms_with_pung(ms, s, d, True, ms2)
+    if ps[s, P_DECLARED]:
+        before = legal_mask(conc[s], ms[s], own2, rv, tb, buf)
+        for i in range(N_KINDS):
+            c2[i] = conc[s, i]
+        c2[d] -= 3
+        own2[d] += 1
+        after = legal_mask(c2, ms2, own2, rv, tb, buf)
+        own2[d] -= 1
+        return before == after and before != 0
+    return shanten_without(conc[s], d, 3, tb) <= shanten(conc[s], tb)
+
+
+@njit(cache=True)
+def wants_pung(tab, ws, s, t, bots, rv, tb):
+    """A pung of seat s (holding two or more) on the tile t offered (a discard, or a 补 tile to
+    rob: 抢叉), by the K_CALL rule. A declared hand never pungs."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if ps[s, P_DECLARED] or not bots[s, K_CALL]:
+        return False
+    own_tiles(conc, melded, s, own2)
+    own2[t] += 1
+    for i in range(N_KINDS):
+        c2[i] = conc[s, i]
+    c2[t] -= 2
+    ms_with_pung(ms, s, t, True, ms2)
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    level = bots[s, K_CALL]
+    sh_b = shanten(conc[s], tb)
+    sh_a = call_shanten(c2, tb)
+    if not passes_shanten(level, sh_b, sh_a):
+        return False
+    live_a = 1  # (live tiles matter only to a tenpai: is there a live legal wait)
+    if sh_a == 0:
+        sh_a, live_a = best_after_discard(c2, ms2, own2, unseen, rv, tb, ut, dscr)
+    return accept_call(level, sh_b, sh_a, live_a, ms2)
+
+
+@njit(cache=True)
+def best_chow(tab, ws, s, d, bots, rv, tb):
+    """The chow seat s (next after the discarder) makes on the suit tile d: the first tile of
+    the best chow by the K_CALL rule (fewest shanten, then most live tiles), -1 for none."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if ps[s, P_DECLARED] or not bots[s, K_CALL]:
+        return -1
+    # the chows the hand can make on d (their first tiles: up to three)
+    n_opt = 0
+    r = d % 9
+    for lo in range(d - 2, d + 1):
+        lr = r - (d - lo)
+        if lr < 0 or lr > 6:
+            continue
+        ok = True
+        for i in range(3):
+            if lo + i != d and conc[s, lo + i] == 0:
+                ok = False
+        if ok:
+            grp[n_opt] = lo
+            n_opt += 1
+    if n_opt == 0:
+        return -1
+    level = bots[s, K_CALL]
+    own_tiles(conc, melded, s, own2)
+    own2[d] += 1
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    sh_b = shanten(conc[s], tb)
+    # each chow's shanten after its best discard; live tiles only where they decide: a tenpai
+    # needs a live legal wait, and chows of equal shanten are told apart by them
+    best_sh = 99
+    for o in range(n_opt):
+        lo = grp[o]
+        _chow_hand(conc, s, d, lo, c2)
+        mt[o] = call_shanten(c2, tb)
+        mt[4 + o] = -1  # live: not known yet
+        ms_with_chow(ms, s, lo, ms2)
+        if not passes_shanten(level, sh_b, mt[o]):
+            mt[o] = 99
+            continue
+        if mt[o] == 0:
+            _sh, mt[4 + o] = best_after_discard(c2, ms2, own2, unseen, rv, tb, ut, dscr)
+        if not accept_call(level, sh_b, mt[o], mt[4 + o] if mt[o] == 0 else 1, ms2):
+            mt[o] = 99
+            continue
+        if mt[o] < best_sh:
+            best_sh = mt[o]
+    if best_sh == 99:
+        return -1
+    best_lo = -1
+    best_live = -1
+    n_best = 0
+    for o in range(n_opt):
+        if mt[o] == best_sh:
+            n_best += 1
+    for o in range(n_opt):
+        if mt[o] != best_sh:
+            continue
+        if n_best == 1:
+            return grp[o]
+        if mt[4 + o] < 0:
+            _chow_hand(conc, s, d, grp[o], c2)
+            ms_with_chow(ms, s, grp[o], ms2)
+            _sh, mt[4 + o] = best_after_discard(c2, ms2, own2, unseen, rv, tb, ut, dscr)
+        if mt[4 + o] > best_live:
+            best_lo, best_live = grp[o], mt[4 + o]
+    return best_lo
+
+
+@njit(cache=True)
+def _chow_hand(conc, s, d, lo, c2):
+    """``c2`` = seat s's concealed tiles after chowing d with lo, lo+1, lo+2."""
+    for i in range(N_KINDS):
+        c2[i] = conc[s, i]
+    for i in range(3):
+        if lo + i != d:
+            c2[lo + i] -= 1

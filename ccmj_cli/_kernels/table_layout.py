@@ -1,13 +1,68 @@
-"""Index constants of the table simulation: events, per-hand results, statistics, bot knobs, table
-parameters. Layout only (which slot means what); rule values arrive as kernel arguments.
+"""Index constants of the table simulation: the state arrays, events, per-hand results,
+statistics, bot knobs, table parameters. Layout only (which slot means what); rule values arrive
+as kernel arguments.
 """
+
+# --- sizes
+N_WALL = 136
+# Dice pre-rolled per hand: a roll takes at most two, and a hand rolls at most 35 times (the
+# first roll, then one per 换宝: every roll puts the bao on a kind with fewer than three public
+# copies, a 换宝 needs three, and public copies never go back), so 70 dice are never re-used.
+N_DICE = 70
+MAX_MELDS = 6
+MELD_COLS = 18  # kind, tile count, up to 16 tiles
+# Events in one hand are at most 387, so a hand always fits: draws (head + tail) <= 83 (the
+# wall after the deal); discards <= 1 + head draws + claimed melds <= 100; claimed melds (吃,
+# 碰, 明杠, 抢叉) <= 16 (four sets a seat); kongs, 补 and special kongs <= tail draws + 12 (the
+# 3-tile special kongs take none); robbed kongs <= 17; 报听 <= 4; rolls and 换宝 <= 35 each;
+# looks <= head draws + 1; the end 1. An overflow would still be counted (R_N_EVENTS) and the
+# log refuses it rather than cut the hand.
+MAX_EVENTS = 512
+
+# --- scalar table state: g[G_*] (int64)
+G_HEAD = 0  # next wall position drawn from the head
+G_TAIL = 1  # next wall position drawn from the tail (replacement draws)
+G_BAO_POS = 2  # wall position of the bao (-1: none rolled)
+G_BAO = 3  # the bao's tile kind (-1: none)
+G_BAO_VER = 4  # bumped at every roll: a seat has seen the current bao when P_LOOKED equals it
+G_KONGS = 5  # kongs declared this hand (special kongs included): the reserve grows with them
+G_DICE_I = 6  # dice used so far
+G_NEV = 7  # events so far (recorded or not)
+G_REC = 8  # 1: record events
+G_NSTR = 9  # wall tiles the draws stepped over (the bao in place): still in the wall
+G_STR = 10  # their positions (up to N_STR)
+N_STR = 6
+G_CUR = 16  # the seat on turn
+G_DRAWN = 17  # the tile the seat on turn just drew (-1: his turn began with a claim)
+G_WINNER = 18  # -1 until someone wins
+G_HOW = 19  # HOW_* of the win
+G_WIN_TILE = 20  # the tile the win is scored with
+G_PHYS = 21  # the tile physically taken (摸宝: the bao-kind tile drawn; 对宝: -1)
+G_DISCARDER = 22  # the seat whose tile was won on (-1: self-drawn)
+G_DEALER = 23
+G_NO_BAO = 24  # 1: no tile in the wall can serve as the bao (none for the rest of the hand)
+G_LEN = 25
+
+# --- per-seat state: ps[seat, P_*] (int64)
+P_DECLARED = 0  # 1 after 报听
+P_LOOKED = 1  # G_BAO_VER of the bao the seat last looked at (-1: never)
+P_FIRST = 2  # 1 until the seat's first turn is over (special kongs, the dealer's no-补)
+P_SPECIAL = 3  # 4 slots: special kongs of each kind held (MELD_XUANFENG .. MELD_JIUDAN)
+P_WAITS = 7  # the structural waits of the seat's last 3k+1 concealed hand (a cache) ...
+P_WKEY = 8  # ... and that hand's key (2 slots) and declared sets
+P_WSETS = 10
+P_LEN = 11
 
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
 TP_BAO_DICE = 1  # dice rolled for the bao stack (1 or 2)
-TP_SANFENG = 2  # 三风蛋: three different winds make a 旋风杠
-TP_XIAOJI = 3  # 小鸡飞蛋: 幺鸡 (1s) stands in for one missing member of a special kong
-TP_LEN = 4
+TP_LEN = 2
+# (the special kong options — 三风蛋, 幺鸡, special_kong_timing — are the rule vector's, read by
+# melds.classify_bracket and table_kongs, as for a single hand)
+
+# rv[RV_SPECIAL_KONG_TIMING] (rules.TIMING_MODES order)
+SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
+SPECIAL_FIRST_TURN = 1  # the first discard turn: the first drawn tile may complete one
 
 # --- bot knobs, one row per seat: bots[seat, K_*]
 K_CALL = 0  # 吃/碰: 0 never, 1 when it lowers shanten (baseline), 2 when it does not raise it
@@ -35,10 +90,12 @@ EV_BAO_CHANGE = 14  # 换宝: the bao kind is dead; tile = old bao
 EV_WIN = 15  # seat wins; tile = tile the hand is scored with, a = HOW_*, b = discarder (-1)
 EV_HUANG = 16  # 荒庄: the wall reached its end
 EV_KONG_ROBBED = 17  # seat b's 加杠/补 on tile was robbed (by 胡 a=1, by 碰 a=0)
+EV_NO_BAO = 18  # no tile in the wall can serve as the bao: none for the rest of the hand (a = dice)
 EV_COLS = 5
 EV_NAMES = (
     "draw", "tail_draw", "discard", "chow", "pung", "mingkong", "ankong", "jiagang", "special_kong",
     "bu", "rob_pung", "declare", "bao", "look", "bao_change", "win", "huang", "kong_robbed",
+    "no_bao",
 )  # fmt: skip
 
 # --- per-hand result vector: res[R_*]
@@ -64,7 +121,11 @@ R_JIEHU = 27  # 1 when a discard had two or more winners (截胡)
 R_DECLARED = 28  # bitmask of seats that declared tenpai
 R_N_EVENTS = 29
 R_WALL_LEFT = 30  # tiles left in the wall at the end (the bao included)
-R_LEN = 32
+R_DISCARDER_DECLARED = 31  # the discarder of a 点炮: 0 undeclared, 1 declared (not looked at the
+#                            current bao), 2 declared and looked at it; -1 when no discarder
+R_STRANDED = 32  # wall tiles held back by the bao (draws step over it), counted in R_WALL_LEFT
+R_DICE_USED = 33  # dice the hand rolled (the first ones of its N_DICE)
+R_LEN = 34
 
 # --- statistics accumulated per session: st[S_*] (all integers, merged by summing)
 S_HANDS = 0

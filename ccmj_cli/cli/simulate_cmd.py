@@ -1,5 +1,7 @@
 """ccmj simulate / replay: whole-table simulation with bots, and replay of logged hands."""
 
+import sys
+import time
 from typing import Annotated
 
 import typer
@@ -7,6 +9,45 @@ import typer
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..output import render_replay, render_simulate
 from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
+
+EXIT_INTERRUPTED = 130  # Ctrl-C: the statistics of the hands finished are printed, then this code
+
+
+class _Bar:
+    """A rich progress bar on stderr, only when stderr is a terminal, shown once a run has
+    lasted a second (nothing at all goes to a redirected stderr)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.perf_counter()
+        self.bar = None
+        self.task = None
+
+    def __call__(self, done: int, total: int):
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.perf_counter() - self.start < 1.0 or done >= total:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(
+                TextColumn("simulate"), BarColumn(),
+                TextColumn("{task.completed:,}/{task.total:,} hands"), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True,
+            )  # fmt: skip
+            self.bar.start()
+            self.task = self.bar.add_task("simulate", total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _note(text: str):
+    typer.echo(text, err=True)
 
 
 def register(app: typer.Typer):
@@ -45,26 +86,36 @@ def register(app: typer.Typer):
             str | None,
             typer.Option(help="Write every hand as a JSON line to FILE (slower; for replay)."),
         ] = None,
-        progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+        progress: Annotated[
+            bool, typer.Option(help="Progress bar on stderr (when it is a terminal).")
+        ] = True,
         json: JsonOpt = False,
     ):
         """Simulate complete hands with four rule-following bots; rates with 95% CIs."""
         v = variant(rules)
-        from .. import simulate as S
+        bar = _Bar(progress)
+        try:
+            from .. import simulate as S
 
-        r = S.simulate(
-            hands=hands,
-            sessions=sessions,
-            seed=seed,
-            rules=v,
-            policy=policy,
-            threads=threads,
-            scheduler=scheduler,
-            log=log,
-            progress=progress,
-            workers=workers,
-        )
-        emit(r.to_dict(), json, render_simulate)
+            r = S.simulate(
+                hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
+                threads=threads, scheduler=scheduler, log=log, progress=bar, workers=workers,
+                note=_note,
+            )  # fmt: skip
+        except KeyboardInterrupt:  # (before the first hand: nothing to report)
+            bar.close()
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        finally:
+            bar.close()
+        if r.hands:
+            emit(r.to_dict(), json, render_simulate)
+        if r.interrupted:
+            typer.echo(
+                f"interrupted: the statistics above are of the {r.hands:,} hands finished",
+                err=True,
+            )
+            raise typer.Exit(EXIT_INTERRUPTED)
 
     @app.command()
     @handles_errors

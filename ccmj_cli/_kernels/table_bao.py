@@ -1,0 +1,180 @@
+"""The bao (宝牌) at the table (RULES.md §6): the roll, the look, 对宝, 摸宝 and 换宝.
+
+The first declarer rolls the dice at his next draw; the bao is the top tile of the stack that
+many stacks from the wall's tail (``find_bao``: when it cannot serve, the tile under it, then the
+next stack) and stays in the wall (draws step over it). Every declarer who may look (a
+断幺九 hand may not, under bao_forbidden_without_yaojiu) looks at his draw, again after each
+换宝: 对宝 when the bao's kind is one of his legal waits. Having seen the current bao, drawing a
+tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kind are public
+(discards, exposed melds), the bao is re-rolled and the old tile returns to its place.
+"""
+
+import numpy as np
+
+from .jit import compiled_njit as njit
+from .judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
+from .layout import HOW_DUIBAO, HOW_MOBAO
+from .table_layout import (
+    EV_BAO,
+    EV_BAO_CHANGE,
+    EV_LOOK,
+    EV_NO_BAO,
+    G_BAO,
+    G_BAO_POS,
+    G_BAO_VER,
+    G_CUR,
+    G_DEALER,
+    G_DICE_I,
+    G_DRAWN,
+    G_HEAD,
+    G_NO_BAO,
+    N_DICE,
+    P_DECLARED,
+    P_LOOKED,
+    R_BAO_ROLLED,
+    TP_BAO_DICE,
+)
+from .table_settle import capture, score_bao_win, score_win, won
+from .table_state import event, own_tiles
+from .table_wall import tail_top
+
+
+@njit(cache=True)
+def serves(wall, pos, pond, exposed):
+    """The tile at ``pos`` can be the bao: fewer than three copies of its kind are public (with
+    three, 换宝 would take it back at once)."""
+    b = wall[pos]
+    return pond[b] + exposed[b] < 3
+
+
+@njit(cache=True)
+def find_bao(wall, g, pond, exposed, k):
+    """Where the bao sits after a roll of k stacks: -1 when no tile in the wall can serve.
+
+    The top tile of the k-th stack counted from the tail (a loose tile at the tail is not a
+    stack); when it cannot serve, the lower tile of that stack (seed rule: "则可利用下层的牌作宝，
+    上下互换"); then the next stack's top and lower tiles toward the head, going round to the
+    tail's first stack, so the bao is never a dead tile and the search always ends. A stack
+    the head has half drawn offers the tile it has left.
+    """
+    # (MIL 2024 reads it otherwise: the top tile of the k-th stack only, and no bao once the
+    # top tiles of tail stacks 1-6 are used up; that is one branch in this loop.)
+    top1 = tail_top(g)
+    head = g[G_HEAD]
+    if top1 < head:
+        return -1
+    n = (top1 - head) // 2 + 1  # stacks between the tail and the head
+    for j in range(n):
+        top = top1 - 2 * ((k - 1 + j) % n)
+        if serves(wall, top, pond, exposed):
+            return top
+        if top - 1 >= head and serves(wall, top - 1, pond, exposed):
+            return top - 1
+    return -1
+
+
+@njit(cache=True)
+def roll_bao(wall, g, dice, tp, pond, exposed, ev, seat):
+    """Roll the dice (fresh ones: a hand never re-uses one) and place the bao; returns its tile,
+    -1 when no tile can serve (then there is no bao for the rest of the hand)."""
+    d = 0
+    for _k in range(tp[TP_BAO_DICE]):
+        d += dice[g[G_DICE_I] % N_DICE]  # (N_DICE covers every roll a hand can make)
+        g[G_DICE_I] += 1
+    pos = find_bao(wall, g, pond, exposed, d)
+    g[G_BAO_VER] += 1
+    if pos < 0:
+        g[G_BAO_POS] = -1
+        g[G_BAO] = -1
+        g[G_NO_BAO] = 1
+        event(ev, g, EV_NO_BAO, seat, -1, d, -1)
+        return -1
+    g[G_BAO_POS] = pos
+    g[G_BAO] = wall[pos]
+    event(ev, g, EV_BAO, seat, g[G_BAO], d, pos)
+    return g[G_BAO]
+
+
+@njit(cache=True)
+def check_bao_dead(wall, g, dice, tp, pond, exposed, ev):
+    """换宝: the three other copies of the bao kind are public -> the old tile returns to its
+    place and the bao is rolled again."""
+    b = g[G_BAO]
+    if b >= 0 and pond[b] + exposed[b] >= 3:
+        event(ev, g, EV_BAO_CHANGE, -1, b, 0, 0)
+        g[G_BAO_POS] = -1
+        roll_bao(wall, g, dice, tp, pond, exposed, ev, -1)
+
+
+@njit(cache=True)
+def may_look(conc, melded, s, rv):
+    """May a tenpai player look at the bao: the shared judge.look_rule on his tiles, melds
+    included (断幺九 may not, under bao_forbidden_without_yaojiu)."""
+    own = conc[s].astype(np.int64) + melded[s]
+    return look_rule(True, own, rv) == LOOK_OK
+
+
+@njit(cache=True)
+def sees_bao(ps, g, s):
+    """Seat s has declared and seen the current bao (a draw of its kind is 摸宝)."""
+    return ps[s, P_DECLARED] and ps[s, P_LOOKED] >= 0 and ps[s, P_LOOKED] == g[G_BAO_VER]
+
+
+@njit(cache=True)
+def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
+    """Before the seat on turn draws: a declarer who may look rolls (the first) and looks at the
+    bao; 对宝 wins at once. Returns whether the hand is won."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    cur = g[G_CUR]
+    if not (ps[cur, P_DECLARED] and may_look(conc, melded, cur, rv)):
+        return False
+    if g[G_BAO] < 0:
+        if g[G_NO_BAO]:
+            return False
+        res[R_BAO_ROLLED] = 1
+        if roll_bao(wall, g, dice, tp, pond, exposed, ev, cur) < 0:
+            return False
+    if ps[cur, P_LOOKED] == g[G_BAO_VER]:
+        return False
+    ps[cur, P_LOOKED] = g[G_BAO_VER]
+    event(ev, g, EV_LOOK, cur, g[G_BAO], 0, 0)
+    own_tiles(conc, melded, cur, own)
+    judge_waits(conc[cur], ms[cur], own, rv, tb, buf)
+    w = g[G_BAO]
+    if not buf[w, W_LEGAL]:
+        return False
+    # 对宝: the hand wins with the bao's kind
+    dealer = g[G_DEALER]
+    tot = score_win(
+        conc[cur], w, ms[cur], own, HOW_DUIBAO, cur, dealer, -1, 0, rv, tb, rd, items, fan, pay
+    )
+    if tot < 0:
+        return False
+    capture(res, rd, items, fan, pay)
+    won(g, cur, HOW_DUIBAO, w, -1, -1)
+    return True
+
+
+@njit(cache=True)
+def mobao_win(rv, tb, res, tab, ws):
+    """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
+    for his legal wait that scores best. Returns whether he wins."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    cur = g[G_CUR]
+    drawn = g[G_DRAWN]
+    if not (sees_bao(ps, g, cur) and drawn == g[G_BAO]):
+        return False
+    c = conc[cur]
+    c[drawn] -= 1
+    own_tiles(conc, melded, cur, own)
+    w = score_bao_win(
+        c, ms[cur], own, HOW_MOBAO, cur, g[G_DEALER], rv, tb, rd, items, fan, pay, buf
+    )
+    c[drawn] += 1
+    if w < 0:
+        return False
+    capture(res, rd, items, fan, pay)
+    won(g, cur, HOW_MOBAO, w, drawn, -1)
+    return True

@@ -1,0 +1,150 @@
+"""Claims on a tile another seat gives up (RULES.md §8): 胡 > 碰/杠 > 吃.
+
+On a discard: every other seat that can win legally on it claims 胡, and only the nearest
+counter-clockwise from the discarder wins (截胡); else a seat holding two (or three) copies may
+碰 (or 杠); else the next seat may 吃 a suit tile. The same 胡 claim robs a 加杠 or 补 tile
+(抢杠胡, ``table_kongs``). Whether a seat claims is its bot's decision (``table_bots``); whether
+the claim is legal is the shared judgment.
+"""
+
+from .jit import compiled_njit as njit
+from .layout import HONOR, HOW_DISCARD, MELD_CHOW, MELD_KONG, MELD_PUNG, N_SEATS
+from .table_bao import check_bao_dead
+from .table_bots import best_chow, wants_mingkong, wants_pung
+from .table_layout import (
+    EV_CHOW,
+    EV_MINGKONG,
+    EV_PUNG,
+    EV_TAIL,
+    G_CUR,
+    G_DEALER,
+    G_DRAWN,
+    G_KONGS,
+    P_FIRST,
+    R_DISCARDER_DECLARED,
+    R_JIEHU,
+    R_KONGS,
+)
+from .table_settle import can_win, capture, declared_state, pay_kong, score_win, won
+from .table_state import add_meld, event
+from .table_wall import can_draw, take
+
+# what a discard led to
+CLAIM_NONE = 0  # nobody claimed: the next seat draws
+CLAIM_WIN = 1  # 胡: the hand is over
+CLAIM_MELD = 2  # 碰/杠/吃: the claimer is on turn (G_CUR), holding 3k+2 tiles
+
+
+@njit(cache=True)
+def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
+    """胡 on the tile t given up by seat ``src``: the nearest counter-clockwise seat that can win
+    on it wins (its judgment and payments are captured). Returns (winner, claimants); with
+    ``nearest_only`` the search stops at the winner (claimants is then 0 or 1)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    winner = -1
+    n_win = 0
+    for k in range(1, N_SEATS):
+        s = (src + k) % N_SEATS
+        if can_win(ps, s, conc[s], t, ms[s], conc, melded, own2, rv, tb, rd):
+            n_win += 1
+            if winner < 0:
+                dstate = declared_state(ps, g, src)  # 包庄 depends on it
+                score_win(
+                    conc[s], t, ms[s], own2, HOW_DISCARD, s, g[G_DEALER], src, dstate, rv, tb,
+                    rd, items, fan, pay,
+                )  # fmt: skip
+                capture(res, rd, items, fan, pay)
+                res[R_DISCARDER_DECLARED] = dstate
+                winner = s
+                if nearest_only:
+                    break
+    return winner, n_win
+
+
+@njit(cache=True)
+def make_pung(tab, ws, s, t):
+    """Seat s's two concealed copies of t and the claimed one become an exposed pung."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    conc[s, t] -= 2
+    melded[s, t] += 3
+    exposed[t] += 3
+    pungs[s, t] = 1
+    for i in range(3):
+        mt[i] = t
+    add_meld(mrec, nm, ms, s, MELD_PUNG, 3, mt)
+
+
+@njit(cache=True)
+def _take_turn(g, ps, s, drawn):
+    """Seat s is on turn after a claim (his first turn is over)."""
+    g[G_CUR] = s
+    g[G_DRAWN] = drawn
+    ps[s, P_FIRST] = 0
+
+
+@njit(cache=True)
+def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
+    """The claims on the discard d of the seat on turn; returns CLAIM_*."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    cur = g[G_CUR]
+    # 胡: nearest counter-clockwise wins (截胡)
+    winner, n_win = win_claim(tab, ws, cur, d, False, rv, tb, res)
+    if winner >= 0:
+        won(g, winner, HOW_DISCARD, d, d, cur)
+        pond[d] -= 1
+        conc[winner, d] += 1
+        if n_win > 1:
+            res[R_JIEHU] = 1
+        return CLAIM_WIN
+    # 碰 / 杠: at most one other player holds two or more copies
+    for k in range(1, N_SEATS):
+        s = (cur + k) % N_SEATS
+        if conc[s, d] < 2:
+            continue
+        if conc[s, d] == 3 and can_draw(g, tp) and wants_mingkong(tab, ws, s, d, bots, rv, tb):
+            pond[d] -= 1
+            conc[s, d] -= 3
+            melded[s, d] += 4
+            exposed[d] += 4
+            for i in range(4):
+                mt[i] = d
+            add_meld(mrec, nm, ms, s, MELD_KONG, 4, mt)
+            pay_kong(kpay, s, MELD_KONG, d, 0, rv)
+            g[G_KONGS] += 1
+            res[R_KONGS] += 1
+            event(ev, g, EV_MINGKONG, s, d, 0, cur)
+            check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+            t = take(wall, g, conc, taken, s, True)
+            _take_turn(g, ps, s, t)
+            event(ev, g, EV_TAIL, s, t, 0, 0)
+            return CLAIM_MELD
+        if wants_pung(tab, ws, s, d, bots, rv, tb):
+            pond[d] -= 1
+            make_pung(tab, ws, s, d)
+            event(ev, g, EV_PUNG, s, d, 0, cur)
+            check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+            _take_turn(g, ps, s, -1)
+            return CLAIM_MELD
+        break
+    # 吃: the next seat, suit tiles only
+    s = (cur + 1) % N_SEATS
+    if d < HONOR:
+        lo = best_chow(tab, ws, s, d, bots, rv, tb)
+        if lo >= 0:
+            pond[d] -= 1
+            for i in range(3):
+                t = lo + i
+                if t != d:
+                    conc[s, t] -= 1
+                melded[s, t] += 1
+                exposed[t] += 1
+                mt[i] = t
+            add_meld(mrec, nm, ms, s, MELD_CHOW, 3, mt)
+            event(ev, g, EV_CHOW, s, d, lo, cur)
+            check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+            _take_turn(g, ps, s, -1)
+            return CLAIM_MELD
+    return CLAIM_NONE

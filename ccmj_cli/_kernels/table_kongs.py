@@ -1,0 +1,220 @@
+"""Kongs by the seat on turn (RULES.md §7): special kongs, 暗杠, 加杠, 补, and their robbing.
+
+Special kongs (旋风杠, 喜杠, 幺蛋, 九蛋; 三风蛋 and 小鸡飞蛋 with the options) are declared on the
+seat's first turn from his dealt tiles (a non-dealer's first draw does not count; option
+special_kong_timing: first_turn lets it); a 旋风杠 takes a replacement draw, the 3-tile ones do
+not. Later a tile of a special kong's group may be added to it (补; not by the dealer on his
+first turn). A 加杠 or 补 tile can be robbed: by 胡 first (抢杠胡, paid as a 点炮 by the konger),
+then, for a 补, by 碰 (抢叉); a robbed kong pays nothing. Every kong but a 3-tile special kong
+is followed by a replacement draw from the tail. Which kong to make is the bot's decision
+(``table_bots``); the money is ``score.kong_value``'s (``table_settle``).
+"""
+
+import numpy as np
+
+from .jit import compiled_njit as njit
+from .layout import (
+    HOW_DISCARD,
+    MELD_ANKONG,
+    MELD_JIUDAN,
+    MELD_KONG,
+    MELD_PUNG,
+    MELD_XUANFENG,
+    N_KINDS,
+    N_SEATS,
+    ONE_S,
+    RV_SANFENG,
+    RV_SPECIAL_KONG_TIMING,
+    RV_XI_BU_ANY_HONOR,
+    RV_XIAOJI,
+    XIAOJI_OFF,
+    XIAOJI_ONE,
+)
+from .melds import classify_bracket, special_base
+from .table_bao import check_bao_dead
+from .table_bots import choose_self_kong, wants_pung
+from .table_claims import make_pung, win_claim
+from .table_layout import (
+    EV_ANKONG,
+    EV_BU,
+    EV_JIAGANG,
+    EV_KONG_ROBBED,
+    EV_ROB_PUNG,
+    EV_SPECIAL,
+    EV_TAIL,
+    G_CUR,
+    G_DRAWN,
+    G_KONGS,
+    P_FIRST,
+    P_SPECIAL,
+    R_KONGS,
+    R_ROBBED,
+    SPECIAL_DEALT,
+)
+from .table_settle import pay_bu, pay_kong, won
+from .table_state import add_meld, event, find_meld, group_of, special_group
+from .table_wall import can_draw, take
+
+# what a kong by the seat on turn led to
+KONG_NONE = 0  # no kong: the seat discards
+KONG_AGAIN = 1  # a kong and its replacement draw: the seat may win, kong again or discard
+KONG_WON = 2  # robbed by 胡 (抢杠胡): the hand is over
+KONG_ROBBED = 3  # robbed by 碰 (抢叉): the robber is on turn (G_CUR) and discards
+
+
+@njit(cache=True)
+def usable(conc, taken, s, t, rv):
+    """Copies of t seat s may lay down in a special kong: RULES §7 "只有起手牌时才予认可，后续抓起
+    的不算", only dealt tiles (not his first draw, nor a replacement draw); with
+    special_kong_timing first_turn, any tile he holds on his first discard turn."""
+    n = np.int64(conc[s, t])
+    if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_DEALT:
+        n -= taken[s, t]
+    return n
+
+
+@njit(cache=True)
+def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt):
+    """(the tiles seat s would lay down as a special kong of ``kind`` (into ``grp``), the 补
+    tiles among them): 0 tiles when his usable tiles (``usable``) do not make one. He offers
+    each member of the kind he holds and, where members are missing and the variant lets 幺鸡
+    (1s) stand in, his spare 1s tiles (one at most under 小鸡飞蛋 ``one``); what they form is
+    the shared meld rule's to say (``melds.classify_bracket``), as for a written hand."""
+    n = special_group(kind, grp)
+    m = 0
+    has_1s = False
+    for i in range(n):
+        if usable(conc, taken, s, grp[i], rv) > 0:
+            mt[m] = grp[i]
+            m += 1
+            if grp[i] == ONE_S:
+                has_1s = True
+    xiaoji = rv[RV_XIAOJI]
+    missing = special_base(kind, rv[RV_SANFENG]) - m
+    if missing > 0 and xiaoji != XIAOJI_OFF:
+        spare = usable(conc, taken, s, ONE_S, rv) - (1 if has_1s else 0)
+        if xiaoji == XIAOJI_ONE and spare > 1:
+            spare = 1
+        k = missing if missing < spare else spare
+        for _ in range(k):
+            mt[m] = ONE_S
+            m += 1
+    if m < 3:
+        return 0, 0
+    for t in range(N_KINDS):
+        cnt[t] = 0
+    for i in range(m):
+        cnt[mt[i]] += 1
+    formed, bu = classify_bracket(cnt, rv[RV_SANFENG], xiaoji, rv[RV_XI_BU_ANY_HONOR])
+    if formed != kind:
+        return 0, 0
+    for i in range(m):
+        grp[i] = mt[i]
+    return m, bu
+
+
+@njit(cache=True)
+def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
+    """Lay down every special kong the seat on turn holds; returns True after a 旋风杠 (its
+    replacement draw is G_DRAWN: the seat may win on it, and looks again)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    cur = g[G_CUR]
+    for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
+        n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2)
+        if n == 0:
+            continue
+        if kind == MELD_XUANFENG and not can_draw(g, tp):
+            continue
+        for i in range(n):
+            conc[cur, grp[i]] -= 1
+            melded[cur, grp[i]] += 1
+            exposed[grp[i]] += 1
+            mt[i] = grp[i]
+        add_meld(mrec, nm, ms, cur, kind, n, mt)
+        ps[cur, P_SPECIAL + kind - MELD_XUANFENG] += 1
+        pay_kong(kpay, cur, kind, grp[0], bu, rv)
+        g[G_KONGS] += 1
+        res[R_KONGS] += 1
+        event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)
+        check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+        if kind == MELD_XUANFENG:
+            t = take(wall, g, conc, taken, cur, True)
+            event(ev, g, EV_TAIL, cur, t, 0, 0)
+            return True
+    return False
+
+
+@njit(cache=True)
+def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
+    """The seat on turn makes the kong his bot chooses, if any (and the wall allows one);
+    returns KONG_*."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    cur = g[G_CUR]
+    if not can_draw(g, tp):
+        return KONG_NONE
+    kt, kk = choose_self_kong(tab, ws, cur, g[G_DRAWN], dealer_first, bots, rv, tb)
+    if kt < 0:
+        return KONG_NONE
+    if kk == 0:  # 暗杠
+        conc[cur, kt] -= 4
+        melded[cur, kt] += 4
+        ankong[cur, kt] += 4
+        for i in range(4):
+            mt[i] = kt
+        add_meld(mrec, nm, ms, cur, MELD_ANKONG, 4, mt)
+        pay_kong(kpay, cur, MELD_ANKONG, kt, 0, rv)
+        g[G_KONGS] += 1
+        res[R_KONGS] += 1
+        event(ev, g, EV_ANKONG, cur, kt, 0, 0)
+    else:
+        # 加杠 / 补 can be robbed: 胡 first (抢杠胡), then 碰 on a 补 tile (抢叉)
+        conc[cur, kt] -= 1
+        s, _n = win_claim(tab, ws, cur, kt, True, rv, tb, res)
+        if s >= 0:
+            conc[s, kt] += 1
+            won(g, s, HOW_DISCARD, kt, kt, cur)
+            res[R_ROBBED] += 1
+            event(ev, g, EV_KONG_ROBBED, s, kt, 1, cur)
+            return KONG_WON
+        if kk == 2:
+            for k in range(1, N_SEATS):
+                s = (cur + k) % N_SEATS
+                if conc[s, kt] < 2:
+                    continue
+                if wants_pung(tab, ws, s, kt, bots, rv, tb):
+                    make_pung(tab, ws, s, kt)
+                    res[R_ROBBED] += 1
+                    event(ev, g, EV_KONG_ROBBED, s, kt, 0, cur)
+                    event(ev, g, EV_ROB_PUNG, s, kt, 0, cur)
+                    check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+                    g[G_CUR] = s
+                    g[G_DRAWN] = -1
+                    ps[s, P_FIRST] = 0
+                    return KONG_ROBBED
+        melded[cur, kt] += 1
+        exposed[kt] += 1
+        if kk == 1:  # 加杠: the pung becomes a kong
+            m = find_meld(mrec, nm, cur, MELD_PUNG, kt)
+            mrec[cur, m, 0] = MELD_KONG
+            mrec[cur, m, 1] = 4
+            mrec[cur, m, 5] = kt
+            pungs[cur, kt] = 0
+            pay_kong(kpay, cur, MELD_KONG, kt, 0, rv)
+            g[G_KONGS] += 1
+            res[R_KONGS] += 1
+            event(ev, g, EV_JIAGANG, cur, kt, 0, 0)
+        else:  # 补: one more tile on the special kong of its group
+            gk = group_of(kt)
+            m = find_meld(mrec, nm, cur, gk, -1)
+            n = mrec[cur, m, 1]
+            if n < 16:
+                mrec[cur, m, 2 + n] = kt
+                mrec[cur, m, 1] = n + 1
+            pay_bu(kpay, cur, gk, kt, rv)
+            event(ev, g, EV_BU, cur, kt, gk, 0)
+    check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+    t = take(wall, g, conc, taken, cur, True)
+    event(ev, g, EV_TAIL, cur, t, 0, 0)
+    return KONG_AGAIN

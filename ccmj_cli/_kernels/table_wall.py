@@ -1,0 +1,170 @@
+"""The wall: shuffling, the deal, draws from the head and the tail, and where the wall ends.
+
+The wall model: 136 tiles in draw order. Tiles 0-12 go to the dealer, 13-25 to the next seat
+counter-clockwise, 26-38, 39-51 to the others, 52 to the dealer (his 14th); draws take the head
+(53, 54, ...), replacement draws (kong, 补, 旋风杠) the tail (135, 134, ...). The wall is shuffled
+uniformly, so where the dice break it is statistically irrelevant and not modelled; the bao dice
+are (``table_bao``). A tile the draws must step over (the bao, which stays in the wall) is
+"stranded": it stays in the wall and counts as left.
+
+Random numbers: splitmix64 on an explicit uint64 state array seeded by the caller.
+"""
+
+import numpy as np
+
+from .jit import compiled_njit as njit
+from .layout import N_SEATS
+from .table_layout import (
+    G_BAO_POS,
+    G_DRAWN,
+    G_HEAD,
+    G_KONGS,
+    G_NSTR,
+    G_STR,
+    G_TAIL,
+    N_DICE,
+    N_STR,
+    N_WALL,
+    TP_DEAD_STACKS,
+)
+
+
+# ------------------------------------------------------------------ random numbers (splitmix64)
+@njit(cache=True)
+def rng_next(st):
+    st[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = st[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(st, n):
+    return np.int64(rng_next(st) % np.uint64(n))
+
+
+@njit(cache=True)
+def shuffle_wall(st, wall):
+    """A uniformly shuffled wall of tile kinds (Fisher-Yates)."""
+    for i in range(N_WALL):
+        wall[i] = i // 4
+    for i in range(N_WALL - 1, 0, -1):
+        j = rng_below(st, i + 1)
+        tmp = wall[i]
+        wall[i] = wall[j]
+        wall[j] = tmp
+
+
+@njit(cache=True)
+def deal_hand(rs, wall, dice):
+    """Shuffle the wall and pre-roll the hand's dice from the random state ``rs``."""
+    shuffle_wall(rs, wall)
+    for i in range(N_DICE):
+        dice[i] = 1 + rng_below(rs, 6)
+
+
+# ------------------------------------------------------------------ the deal and the draws
+@njit(cache=True)
+def deal(wall, dealer, conc, g):
+    """13 tiles each counter-clockwise from the dealer, then the dealer's 14th (wall[52])."""
+    for k in range(4):
+        s = (dealer + k) % N_SEATS
+        for i in range(13):
+            conc[s, wall[13 * k + i]] += 1
+    conc[dealer, wall[52]] += 1
+    g[G_HEAD] = 53
+
+
+@njit(cache=True)
+def reserve_stacks(g, tp):
+    """RULES §8: 7 stacks never drawn; 8 with two kongs, +1 per further kong."""
+    k = g[G_KONGS]
+    return tp[TP_DEAD_STACKS] + (k - 1 if k >= 2 else 0)
+
+
+@njit(cache=True)
+def tail_top(g):
+    """Wall position of the top tile of the first stack counted from the tail.
+
+    Stacks are the position pairs (2k, 2k+1); a draw from the tail takes a stack's top (2k+1)
+    first. When it has, the lower tile left (G_TAIL even) is a loose single tile: not a stack
+    (RULES §8), so counting starts below it. The bao, once the tail draws step over it, is out
+    of the count too (G_TAIL is already below it).
+    """
+    t = g[G_TAIL]
+    return t if t % 2 == 1 else t - 1
+
+
+@njit(cache=True)
+def reserve_start(g, tp):
+    """The first wall position of the dead wall: the reserve stacks counted from the tail (a
+    loose tile at the tail, beyond them, stays with the dead wall)."""
+    return tail_top(g) + 1 - 2 * reserve_stacks(g, tp)
+
+
+@njit(cache=True)
+def can_draw(g, tp):
+    """May another tile be drawn, or is the wall at its end: the next tile from the head
+    (stepping over the bao) must lie before the dead wall. A loose tile at the head is drawn as
+    usual, so with no kong a hand is drawn with exactly 14 tiles left (the bao aside, when the
+    draws stepped over it)."""
+    h = g[G_HEAD]
+    if h == g[G_BAO_POS]:
+        h += 1
+    return h < reserve_start(g, tp)
+
+
+@njit(cache=True)
+def _strand(g, pos):
+    """A draw steps over the bao, which stays in the wall."""
+    n = g[G_NSTR]
+    if n < N_STR:
+        g[G_STR + n] = pos
+    g[G_NSTR] = n + 1
+
+
+@njit(cache=True)
+def draw_head(wall, g):
+    """The next tile from the head (stepping over the bao)."""
+    if g[G_HEAD] == g[G_BAO_POS]:
+        _strand(g, g[G_HEAD])
+        g[G_HEAD] += 1
+    t = wall[g[G_HEAD]]
+    g[G_HEAD] += 1
+    return t
+
+
+@njit(cache=True)
+def draw_tail(wall, g):
+    """The next tile from the tail: a replacement draw (stepping over the bao)."""
+    if g[G_TAIL] == g[G_BAO_POS]:
+        _strand(g, g[G_TAIL])
+        g[G_TAIL] -= 1
+    t = wall[g[G_TAIL]]
+    g[G_TAIL] -= 1
+    return t
+
+
+@njit(cache=True)
+def take(wall, g, conc, taken, s, from_tail):
+    """Seat s draws the next tile (from the tail: a replacement draw); it is his G_DRAWN, and
+    ``taken`` remembers it was drawn, not dealt."""
+    t = draw_tail(wall, g) if from_tail else draw_head(wall, g)
+    conc[s, t] += 1
+    taken[s, t] += 1
+    g[G_DRAWN] = t
+    return t
+
+
+@njit(cache=True)
+def held_back(g):
+    """Tiles left in the wall because they were the bao: the draws stepped over them, or the
+    wall ended at one (the next tile from the head is the bao)."""
+    return g[G_NSTR] + (1 if g[G_BAO_POS] >= 0 and g[G_BAO_POS] == g[G_HEAD] else 0)
+
+
+@njit(cache=True)
+def wall_left(g):
+    """Tiles still in the wall (stranded ones included)."""
+    return g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]

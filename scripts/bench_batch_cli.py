@@ -18,7 +18,8 @@ Input sets (each row distinct unless said otherwise):
 
 Each run is ``ccmj batch FILE`` as a subprocess, stdout to /dev/null, after one warm-up run (the
 compiled kernels and tables loaded from the cache); it prints the min and median rows/s over the
-runs (start-up included), the peak resident memory of the child, and the load average.
+runs (start-up included), rows per CPU-second of the child (its user + system time, median;
+steadier than wall time on a shared machine), its peak resident memory, and the load average.
 ``scripts/bench_batch.py`` is the in-process figure (the warm-up excluded).
 """
 
@@ -269,15 +270,15 @@ def write_set(kind: str, n: int, path: Path, seed: int = 1) -> None:
             w.writerow([row.get(c, "") for c in cols])
 
 
-def run_once(path: Path, extra: list[str]) -> tuple[float, int, int]:
-    """(seconds, peak RSS in KB, exit code) of one ``ccmj batch`` run."""
+def run_once(path: Path, extra: list[str]) -> tuple[float, float, int, int]:
+    """(seconds, CPU seconds, peak RSS in KB, exit code) of one ``ccmj batch`` run."""
     cmd = [sys.executable, "-m", "ccmj_cli", "batch", str(path), *extra]
     t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t
     p.returncode = os.waitstatus_to_exitcode(status)
-    return dt, usage.ru_maxrss, p.returncode
+    return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, p.returncode
 
 
 def count_rows(path: Path) -> int:
@@ -306,18 +307,20 @@ def main():
             continue
         n = count_rows(path)
         run_once(path, extra)  # warm-up: nothing timed is a first load
-        times, rss = [], []
+        times, cpus, rss = [], [], []
         for _ in range(args.runs):
-            dt, kb, code = run_once(path, extra)
+            dt, cpu, kb, code = run_once(path, extra)
             if code not in (0, 4):
                 sys.exit(f"ccmj batch {path} exited {code}")
             times.append(dt)
+            cpus.append(cpu)
             rss.append(kb)
         rates = sorted(n / t for t in times)
         print(
             f"{kind:5s} {n:>9,} rows{' --json' if args.json else ''}: "
             f"min {rates[0]:>9,.0f}  median {statistics.median(rates):>9,.0f} rows/s "
-            f"({min(times):.2f}-{max(times):.2f} s), peak RSS {max(rss) / 1024:.0f} MB, "
+            f"({min(times):.2f}-{max(times):.2f} s; {n / statistics.median(cpus):,.0f} rows per "
+            f"CPU-s), peak RSS {max(rss) / 1024:.0f} MB, "
             f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
     if not args.write:

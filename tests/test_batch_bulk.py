@@ -216,7 +216,8 @@ def kongs_cells(draw, winner):
 @given(data=st.data(), rules=meld_rules, winner=st.integers(0, 3))
 def test_read_kongs_reads_what_parse_kongs_reads(data, rules, winner):
     # as read_hand: what the kernel accepts it reads as scoring.parse_kongs (same seats, kongs,
-    # 补 tiles); what parse_kongs refuses (its errors name the cell) the kernel refuses
+    # 补 tiles); what parse_kongs or check_one_per_kind refuses (the errors name the cell) the
+    # kernel refuses
     text = data.draw(kongs_cells(winner))
     buf = np.frombuffer(text.encode(), np.uint8)
     n = 17  # a first meld of the winner's, then room for up to 4 kongs a seat (16)
@@ -226,8 +227,10 @@ def test_read_kongs_reads_what_parse_kongs_reads(data, rules, winner):
     end = read_kongs(buf, 0, buf.shape[0], winner, rules.sanfeng, rules.xiaoji,
                      rules.xi_bu_any_honor, rules.one_per_kind, seats, kinds, tiles, lens, bus,
                      1, work)  # fmt: skip
+    v = SimpleNamespace(meld_rules=rules, one_special_kong_per_kind=rules.one_per_kind)
     try:
-        want = S.parse_kongs(text, SimpleNamespace(meld_rules=rules), winner)
+        want = S.parse_kongs(text, v, winner)
+        S.check_one_per_kind(want, v)  # (two special kongs of a kind for a seat across items)
     except CcmjError:
         assert end < 0, text
         return

@@ -20,6 +20,7 @@ at a time; plain MPSZ hands are read by a bulk kernel, anything else by ``scorin
 """
 
 import csv
+import io
 import itertools
 import json
 import operator
@@ -33,6 +34,7 @@ import numpy as np
 
 from . import scoring as S
 from . import tiles as T
+from ._kernels import batch as K
 from ._kernels import layout as L
 from ._kernels.bao import LOOK_OK
 from ._kernels.batch import buffers, format_plain, plain_many, score_many
@@ -220,6 +222,12 @@ def run(
         writer.writerow(columns + list(RESULT_COLUMNS))
     total = failed = 0
     bufs = (buffers(chunk), buffers(chunk))  # chunk k is scored while chunk k-1 is written
+    for b in bufs:
+        b["cs"] = np.zeros((chunk, len(columns)), np.int64)
+        b["ce"] = np.zeros((chunk, len(columns)), np.int64)
+    cols = np.array([idx.get(k, -1) for k in INPUT_COLUMNS], np.int64)
+    # --json with a column named twice: dict(zip(columns, cells)) keeps one cell, the Python way
+    python_only = as_json and len(set(columns)) != len(columns)
     tb = tables()
     pending = None
 
@@ -227,7 +235,9 @@ def run(
         future, finish = job
         future.result()
         out, nfail = finish()
-        if as_json:
+        if isinstance(out, str):
+            dst.write(out)
+        elif as_json:
             dst.write("".join(out))
         else:
             writer.writerows(out)
@@ -235,8 +245,9 @@ def run(
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         for k, part in enumerate(_chunks(rows, chunk)):
-            args, finish = _prepare_chunk(
-                part, len(columns), idx, v, rv, tb, bufs[k % 2], as_json, columns
+            prepare = _prepare_chunk_python if python_only else _prepare_chunk
+            args, finish = prepare(
+                part, len(columns), idx, v, rv, tb, bufs[k % 2], as_json, columns, cols
             )
             job = (pool.submit(score_many, *args), finish)
             if pending is not None:
@@ -249,9 +260,298 @@ def run(
     return BatchSummary(total, failed)
 
 
-def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns):
-    """Read one chunk into ``buf``: (the arguments of ``score_many``, a function that formats the
-    chunk's output rows once the kernel has run)."""
+def _mark_row_errors(part, width) -> list[str | None]:
+    """Each row's error found before its cells are read (the rest of the file unreadable, bytes
+    that are not UTF-8, too many cells), with the row made fit to read: bad bytes shown as
+    U+FFFD, ``width`` cells (a short row padded with empty cells)."""
+    n = len(part)
+    errors: list[str | None] = [None] * n
+    if isinstance(part[-1], Unreadable):  # (only ever the last row read)
+        errors[-1] = part[-1].error
+    text = "".join(itertools.chain.from_iterable(part))
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:  # bytes that are not UTF-8 (read as surrogates) somewhere
+            for i, row in enumerate(part):
+                err = _bad_bytes(row)
+                if err is not None:
+                    errors[i] = err
+                    part[i] = [_clean(x) for x in row]
+    if min(map(len, part)) != width or max(map(len, part)) != width:
+        for i, row in enumerate(part):
+            if len(row) != width:
+                if len(row) > width and errors[i] is None:
+                    errors[i] = f"row has {len(row)} cells, the header {width}"
+                    part[i] = row[:width]
+                else:
+                    part[i] = row + [""] * (width - len(row))
+    return errors
+
+
+def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns, cols):
+    """Read one chunk into ``buf`` with the bulk kernels: (the arguments of ``score_many``, a
+    function that writes the chunk's output text once it has run). Rows the kernels leave to
+    Python (errors to word, spellings only the Python parser reads) take ``_prepare_slow``."""
+    n = len(part)
+    errors = _mark_row_errors(part, width)
+    blob = "\x1e".join(map("\x1f".join, part)) + "\x1e"
+    if blob.count("\x1f") != n * (width - 1) or blob.count("\x1e") != n:
+        # a cell holds one of the separators: this chunk goes the Python way
+        return _prepare_chunk_python(part, width, idx, v, rv, tb, buf, as_json, columns, cols)
+    data = np.frombuffer(blob.encode(), np.uint8)
+    cs, ce = buf["cs"][:n, :width], buf["ce"][:n, :width]
+    K.split_cells(data, width, cs, ce)
+    status = buf["status"][:n]
+    status[:] = K.ROW_READ
+    has_error = [i for i, e in enumerate(errors) if e is not None]
+    status[has_error] = K.ROW_ERROR
+    opt, c, own, ms, kong, extra, nhand = (
+        buf[k][:n] for k in ("opt", "c", "own", "ms", "kong", "extra", "nhand")
+    )
+    melds = tuple(buf[k][:n] for k in ("nmelds", "mseat", "mkind", "mbu", "mlen", "mtiles"))
+    kong[:] = 0
+    ms[:] = 0
+    melds[0][:] = 0
+    K.prepare_rows(data, cs, ce, cols, rv, status, opt, c, own, ms, kong, extra, nhand, *melds)
+    kong_rows: dict[int, tuple | None] = {}
+    by_python = np.flatnonzero((status == K.ROW_PYTHON) | (status == K.ROW_CHECK)).tolist()
+    if by_python:
+        ih, ikongs = idx["hand"], idx.get("kongs")
+        opt_cols = [idx.get(k) for k in INPUT_COLUMNS[1:7] + ("declared", "looked")]
+        for i in by_python:
+            row = part[i]
+            try:
+                if status[i] == K.ROW_CHECK:  # options and hand read: the later checks' turn
+                    o = tuple(opt[i].tolist())
+                    h = _kernel_hand(c[i], melds, int(nhand[i]), i)
+                else:
+                    key = tuple(row[j] if j is not None else "" for j in opt_cols)
+                    o = _ROW_OPTS.get(key)
+                    if o is None:
+                        if len(_ROW_OPTS) > 65536:
+                            _ROW_OPTS.clear()  # (the cache stays small whatever the input)
+                        o = _ROW_OPTS[key] = _options(*key)
+                    h = None
+                kong_rows[i] = _prepare_slow(i, row, row[ih], o, ikongs, v, rv, c, own, ms, h)
+                opt[i] = o
+                if kong_rows[i] is not None:
+                    kong[i] = kong_rows[i][0]
+            except CcmjError as e:
+                errors[i] = e.message
+                status[i] = K.ROW_ERROR
+    active = buf["active"][:n]
+    active[:] = status != K.ROW_ERROR
+    win, how, winner, disc, decl = (
+        buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared")
+    )
+    win[:], how[:], winner[:], disc[:], decl[:] = (opt[:, j] for j in (0, 1, 2, 3, 6))
+    res, fails, items, fan, pay = (buf[k][:n] for k in ("res", "fails", "items", "fan", "pay"))
+    args = (c, ms, own, win, how, winner, disc, decl, active, S.DEALER, rv, tb)
+    args += (res, fails, items, fan, pay)
+
+    def finish():
+        python_rows = set(kong_rows)  # rows the Python path prepared: it writes them too
+        mode = np.zeros(n, np.int64)
+        mode[has_error + [i for i in by_python if errors[i] is not None]] = 1
+        base = opt[:, 5]
+        amount = pay + kong
+        if not as_json:
+            amount_base = amount * base[:, None]
+            big = np.abs(amount).max(axis=1) > _I64 // np.maximum(base, 1)
+        else:
+            total_max = np.abs(amount).max(axis=1)
+            big = total_max > _I64 // np.maximum(base, 1)
+        big &= mode == 0
+        python_rows.update(np.flatnonzero(big).tolist())
+        mode[list(python_rows)] = 2
+        nfail = int((mode == 1).sum())
+        texts: dict[int, str] = {i: errors[i] for i in np.flatnonzero(mode == 1).tolist()}
+        if python_rows:
+            texts.update(_python_rows(sorted(python_rows), part, width, opt, kong_rows, res,
+                                      fails, items, fan, pay, kong, as_json, rv, columns, v,
+                                      idx, c, own, ms))  # fmt: skip
+        text, text_start = _text_table(texts, n)
+        sig, sig_text, sig_start = _signatures(mode == 0, res, fails, items, fan, how, winner,
+                                               disc, rv, as_json)  # fmt: skip
+        keys, key_start = _keys_json(tuple(columns))
+        size = data.shape[0] * (6 if as_json else 2) + text.shape[0] * 6
+        size += n * (4096 + 2 * width + keys.shape[0] + int(np.diff(sig_start).max(initial=0)))
+        out = _out_buffer(buf, size)
+        if as_json:
+            esc, esc_start = _json_escapes()
+            fan_cap = int(rv[L.RV_CAP_FAN]) or -1
+            k = K.write_json(data, cs, ce, mode, sig, sig_text, sig_start, text, text_start,
+                             keys, key_start, esc, esc_start, opt, res, c, extra,
+                             *melds, fan, pay, kong, fan_cap, rv, out)  # fmt: skip
+        else:
+            k = K.write_csv(data, cs, ce, mode, sig, sig_text, sig_start, text, text_start,
+                            fan, amount_base, _quote_table(), out)  # fmt: skip
+        return out[:k].tobytes().decode(), nfail
+
+    return args, finish
+
+
+def _out_buffer(buf, size):
+    out = buf.get("out")
+    if out is None or out.shape[0] < size:
+        out = buf["out"] = np.empty(size, np.uint8)
+    return out
+
+
+def _table(pieces: list) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes, offsets) of a list of texts: piece k is ``bytes[offsets[k]:offsets[k + 1]]``."""
+    encoded = [p.encode() if isinstance(p, str) else p for p in pieces]
+    start = np.zeros(len(encoded) + 1, np.int64)
+    start[1:] = np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)))
+    return np.frombuffer(b"".join(encoded) + b" ", np.uint8), start
+
+
+def _text_table(texts: dict[int, str], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row i's text (an error message, or a whole output line) in a table of ``n`` rows."""
+    lengths = np.zeros(n + 1, np.int64)
+    pieces = []
+    for i in sorted(texts):
+        b = texts[i].encode("utf-8", "surrogateescape")
+        lengths[i + 1] = len(b)
+        pieces.append(b)
+    return np.frombuffer(b"".join(pieces) + b" ", np.uint8), np.cumsum(lengths)
+
+
+@lru_cache(maxsize=16)
+def _keys_json(columns: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Each column's ``"name": `` in a JSON object, as a ``_table``."""
+    return _table([_encode(c) + ": " for c in columns])
+
+
+@lru_cache(maxsize=1)
+def _quote_table() -> np.ndarray:
+    """The ASCII characters that make ``csv.writer`` (as batch writes) quote a cell."""
+    quote = np.zeros(128, np.bool_)
+    for ch in range(128):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(["a" + chr(ch) + "b", "x"])
+        quote[ch] = out.getvalue().startswith('"')
+    return quote
+
+
+@lru_cache(maxsize=1)
+def _json_escapes() -> tuple[np.ndarray, np.ndarray]:
+    """How ``json.dumps(..., ensure_ascii=False)`` writes each ASCII character inside a string:
+    (replacement bytes, offsets); an empty replacement: the character itself."""
+    pieces = []
+    for ch in range(128):
+        inner = _encode(chr(ch))[1:-1]
+        pieces.append(inner if inner != chr(ch) else "")
+    return _table(pieces)
+
+
+_ROW_OPTS: dict = {}  # the options of rows the Python path reads (cells -> _options)
+_SIGS: dict = {}  # (id of the rule vector, as_json) -> {outcome key: text}
+
+
+def _signatures(scored_here, res, fails, items, fan, how, winner, disc, rv, as_json):
+    """The text each scored row's outcome gives — CSV: legal, reasons, stands_for, fan_items;
+    JSON: ``"legal": ..., "reasons": ..., "fan_items": ...`` — made once per outcome: (each
+    row's outcome index, the texts' bytes, their offsets)."""
+    n = res.shape[0]
+    sig = np.zeros(n, np.int64)
+    rows = np.flatnonzero(scored_here)
+    if rows.size == 0:
+        return (sig, *_table([]))
+    it, f, r = items[rows], fan[rows], res[rows]
+    look = r[:, 2]
+    scored = np.where((how[rows] == L.HOW_MOBAO) & (look == LOOK_OK), r[:, 1], -1)
+    charged = (f > 0) @ (1 << np.arange(L.N_SEATS, dtype=np.int64))
+    key = (
+        ((it != 0) @ (1 << np.arange(L.N_FAN, dtype=np.int64)))
+        | r[:, 0] << 11
+        | look << 18
+        | fails[rows] << 20
+        | winner[rows] << 26
+        | (disc[rows] + 1) << 28
+        | how[rows] << 31
+        | charged << 34
+    )
+    if not as_json:
+        key |= (scored + 1) << 38
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    if not (it == it[first][inv]).all():  # (fan values that differ under one item mask)
+        full = np.concatenate([key[:, None], it], axis=1)
+        uniq, first, inv = np.unique(full, axis=0, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        uniq = [tuple(x) for x in uniq.tolist()]
+    else:
+        uniq = uniq.tolist()
+    rv_key = id(rv)
+    cache = _SIGS.setdefault((rv_key, as_json), {})
+    if len(cache) > 65536:
+        cache.clear()
+    texts = []
+    for k, j in zip(uniq, first.tolist(), strict=True):
+        t = cache.get(k)
+        if t is None:
+            i = int(rows[j])
+            ch = tuple(s for s in range(L.N_SEATS) if fan[i, s] > 0)
+            args = (tuple(items[i].tolist()), int(winner[i]), int(disc[i]), int(how[i]))
+            legal, look_i, fails_i = int(res[i, 0]), int(res[i, 2]), int(fails[i])
+            if as_json:
+                fan_json = _fan_json(*args, rv_key, ch) if legal else "[]"
+                reasons = _encode(list(_reasons(legal, look_i, fails_i)))
+                t = f'"legal": {"true" if legal else "false"}, "reasons": {reasons}, '
+                t += f'"fan_items": {fan_json}'
+            else:
+                sig_tuple = (*args[0], legal, int(scored[j]), look_i, fails_i, *args[1:])
+                t = _csv_cells(_prefix(sig_tuple, rv_key, ch))
+            t = cache[k] = t.encode()
+        texts.append(t)
+    sig[rows] = inv
+    return (sig, *_table(texts))
+
+
+def _csv_cells(cells: list) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    return out.getvalue()
+
+
+def _python_rows(rows, part, width, opt, kong_rows, res, fails, items, fan, pay, kong, as_json,
+                 rv, columns, v, idx, c, own, ms):  # fmt: skip
+    """The output lines of ``rows`` made the Python way (rows the Python parser read, and
+    amounts beyond 64 bits): {row: line}."""
+    sub = [part[i] for i in rows]
+    no_error = [None] * len(rows)
+    if as_json:
+        for i in rows:
+            if i not in kong_rows:  # (read by the kernels: its kong lines, the Python way)
+                o = tuple(opt[i].tolist())
+                kong_rows[i] = _prepare_slow(
+                    i, part[i], part[i][idx["hand"]], o, idx.get("kongs"), v, rv, c, own, ms
+                )
+        opts = [tuple(opt[i].tolist()) for i in rows]
+        kr = {j: kong_rows[i] for j, i in enumerate(rows)}
+        lists = (x[rows].tolist() for x in (res, fails, items, fan, pay))
+        lines, _ = _format_json(sub, width, no_error, opts, kr, *lists, rv, columns, v, idx,
+                                [""] * len(rows))  # fmt: skip
+        return dict(zip(rows, lines, strict=True))
+    base = opt[rows, 5]
+    out, _ = _format_csv(sub, width, no_error, res[rows], fails[rows], items[rows], fan[rows],
+                         pay[rows], kong[rows], base, opt[rows, 1], opt[rows, 2], opt[rows, 3],
+                         rv, idx.get("base"))  # fmt: skip
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    lines = {}
+    for i, r in zip(rows, out, strict=True):
+        start = buf.tell()
+        w.writerow(r)
+        lines[i] = buf.getvalue()[start:]
+    return lines
+
+
+def _prepare_chunk_python(part, width, idx, v, rv, tb, buf, as_json, columns, cols):
+    """Read one chunk into ``buf`` the Python way (a chunk the bulk reader cannot split): (the
+    arguments of ``score_many``, a function that formats the chunk's output)."""
     n = len(part)
     ih = idx["hand"]
     ikongs = idx.get("kongs")
@@ -353,9 +653,22 @@ def _cell(row, i):
     return row[i].strip() if i is not None and i < len(row) else ""
 
 
-def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms):
-    """The Python way for one row (melds, Chinese honors, --kongs, or an error to report)."""
-    h = S.parse_hand(hand, v)
+def _kernel_hand(typed, melds, nm: int, i: int) -> T.Hand:
+    """The hand ``prepare_rows`` read for row ``i`` (its concealed tiles as typed, its first
+    ``nm`` melds), as ``tiles.parse_hand`` gives it."""
+    _, _, kinds, bus, lens, tiles = melds
+    ms = tuple(
+        T.Meld(int(kinds[i, m]), tuple(tiles[i, m, : lens[i, m]].tolist()), int(bus[i, m]))
+        for m in range(nm)
+    )
+    return T.Hand(typed.copy(), ms, int(typed.sum()))
+
+
+def _prepare_slow(i, row, hand, o, ikongs, v, rv, c, own, ms, h=None):
+    """The Python way for one row (an error to word, or a spelling only the Python parser
+    reads); ``h``: the hand, when the kernels have read it."""
+    if h is None:
+        h = S.parse_hand(hand, v)
     ci, owni = S.prepare_hand(h, o[0], hand)
     others = S.parse_kongs(_cell(row, ikongs), v, o[2])
     S._check_copies(owni, o[0], others, hand)

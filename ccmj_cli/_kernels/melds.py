@@ -24,6 +24,7 @@ from .layout import (
     FIRST_SPECIAL,
     HAKU,
     HONOR,
+    MELD_ANKONG,
     MELD_CHOW,
     MELD_JIUDAN,
     MELD_KONG,
@@ -31,6 +32,15 @@ from .layout import (
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
+    MS_ANKONGS,
+    MS_CHOWS,
+    MS_CLAIMED,
+    MS_LEN,
+    MS_PUNGS,
+    MS_SETS,
+    MS_SPECIALS,
+    MS_SUITS,
+    MS_YAOJIU,
     N_KINDS,
     NORTH,
     ONE_M,
@@ -176,3 +186,30 @@ def first_repeated_special(kinds, n):
             if kinds[j] == kinds[i]:
                 return i
     return -1
+
+
+@njit(cache=True)
+def meld_summary(kinds, tiles, lens, n, ms):
+    """The MS_* vector of ``n`` declared melds (kinds, tile rows, tile counts) into ``ms``: the
+    kernel form of ``tiles.Hand.meld_summary``."""
+    for k in range(MS_LEN):
+        ms[k] = 0
+    ms[MS_SETS] = n
+    for m in range(n):
+        for k in range(lens[m]):
+            t = tiles[m, k]
+            if t < HONOR:
+                ms[MS_SUITS] |= 1 << (t // 9)
+            if t >= HONOR or t % 9 == 0 or t % 9 == 8:  # 幺九 (judge.is_yaojiu)
+                ms[MS_YAOJIU] = 1
+        kind = kinds[m]
+        if kind == MELD_CHOW:
+            ms[MS_CHOWS] += 1
+        elif kind >= FIRST_SPECIAL:
+            ms[MS_SPECIALS] += 1
+        else:
+            ms[MS_PUNGS] += 1
+        if kind == MELD_CHOW or kind == MELD_PUNG or kind == MELD_KONG:
+            ms[MS_CLAIMED] += 1
+        elif kind == MELD_ANKONG:
+            ms[MS_ANKONGS] += 1

@@ -437,3 +437,46 @@ def test_xi_bu_any_honor_takes_a_wind_onto_the_xigang():
     assert ev[i + 1] == bu and ev[i + 2] == (TL.EV_TAIL, S, t_("9p"), 0, 0)
     ev = play(wall, RVD, TPD)["ev"]
     assert (TL.EV_SPECIAL, S, t_("5z"), L.MELD_XI, 3) in ev and bu not in ev
+
+
+# ---------------------------------------------------------------- the options are validated
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("bao_place", "bottom"),
+        ("wall_end", 9),
+        ("guoshui", "yes"),
+        ("shoubayi_no_claim", 1),
+    ],
+)
+def test_bad_table_option_values_exit_3_naming_the_key(tmp_path, key, value):
+    import json
+    import subprocess
+    import sys
+
+    p = tmp_path / "bad.yaml"
+    p.write_text(json.dumps({"extends": "default", key: value}), encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "ccmj_cli", "rules", "--rules", str(p)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 3, r.stderr
+    assert f"key '{key}'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--preset", "bogus"], "unknown preset 'bogus'"),
+        (["--preset", "mil2024", "-r", "x"], "not both"),
+    ],
+)
+def test_simulate_preset_errors_are_one_line(args, says):
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "ccmj_cli", "simulate", "-n", "1", *args],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -480,3 +480,17 @@ def test_simulate_preset_errors_are_one_line(args, says):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_xiaoji_wildcard_any_takes_a_1s_as_bu():
+    # xiaoji_wildcard any (MIL: 一条 stands in for any member, any number of times): a 1s is a
+    # 补 tile of any special kong. S lays out his dealt 1z2z3z4z (旋风杠; no 1s needed), draws
+    # a replacement, and adds his lone 1s to it; by default a 1s is no member of a 旋风杠.
+    s_hand = "1z2z3z4z1s123m456p78s"
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="9m", tail="9p9p")
+    bu = (TL.EV_BU, S, t_("1s"), L.MELD_XUANFENG, 0)
+    rv = with_(RVD, RV_XIAOJI=L.XIAOJI_ANY)
+    ev = play(wall, rv, TPD)["ev"]
+    i = ev.index((TL.EV_SPECIAL, S, t_("1z"), L.MELD_XUANFENG, 4))
+    assert ev[i + 1] == (TL.EV_TAIL, S, t_("9p"), 0, 0) and ev[i + 2] == bu
+    assert bu not in play(wall, RVD, TPD)["ev"]

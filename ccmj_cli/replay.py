@@ -22,7 +22,8 @@ from .errors import HandError, UsageError
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
 DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
-LOG_VERSION = 2  # 2: dice as rolled, discarder_declared, the no_bao event
+LOG_VERSION = 3  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
+#                 options in rv (76 -> 80 values), a fifth bot knob, the pass event
 
 
 def _tile(t: int) -> str | None:
@@ -253,6 +254,12 @@ def _read_header(path, lines) -> dict:
         header = json.loads(first[1])
     except (json.JSONDecodeError, RecursionError, ValueError):
         header = None
+    version = header.get("ccmj_log") if isinstance(header, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version != LOG_VERSION:
+        raise HandError(
+            f"log '{path}' was written by another version of ccmj (log format {version}; "
+            f"this one reads format {LOG_VERSION}): write it again with ccmj simulate --log"
+        )
     if not isinstance(header, dict) or header.get("ccmj_log") != LOG_VERSION:
         raise _not_a_log(path, "its first line is not a log header")
     return header
@@ -411,7 +418,7 @@ def event_text(row) -> str:
     if kind == TL.EV_JIAGANG:
         return f"{who} adds {tile} to his pung (加杠)"
     if kind == TL.EV_SPECIAL:
-        return f"{who} declares {L_MELD_NAMES.get(a, 'special kong')} from the starting hand"
+        return f"{who} lays out {L_MELD_NAMES.get(a, 'special kong')} (special kong)"
     if kind == TL.EV_BU:
         return f"{who} adds {tile} to his {L_MELD_NAMES.get(a, 'special kong')} (补)"
     if kind == TL.EV_ROB_PUNG:
@@ -427,7 +434,10 @@ def event_text(row) -> str:
     if kind == TL.EV_LOOK:
         return f"{who} looks at the bao: {tile}"
     if kind == TL.EV_BAO_CHANGE:
-        return f"换宝: the other three {tile} are public; the bao is re-rolled"
+        by = f" ({who}'s choice)" if who else ""
+        return f"换宝: the other three {tile} are public; the bao is re-rolled{by}"
+    if kind == TL.EV_PASS:
+        return f"{who} passes {tile} on (one of the last four draws, which may only win)"
     if kind == TL.EV_WIN:
         how = HOW_NAMES[a]
         src = f" on {_seat(b)}'s tile" if b >= 0 else ""

@@ -25,6 +25,8 @@ HAOHUA_MODES = ("any_quad", "wait_completes_quad")
 XIAOJI_MODES = ("one", "any")  # with xiaoji_feidan: XIAOJI_ONE, XIAOJI_ANY
 TIMING_MODES = ("deal", "first_turn")
 BAO_CHANGE_MODES = ("always", "optional")
+BAO_PLACE_MODES = ("any_stack", "top_six")
+WALL_END_MODES = ("reserve", "win_only_four")
 FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
             "haohua", "chongbao")  # fmt: skip
 KONG_KEYS = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
@@ -52,6 +54,10 @@ SCHEMA = {
     "duanyaojiu_may_declare": ("bool", None),
     "bao_dice": ("int", (1, 2)),
     "bao_change": ("str", BAO_CHANGE_MODES),
+    "bao_place": ("str", BAO_PLACE_MODES),
+    "wall_end": ("str", WALL_END_MODES),
+    "guoshui": ("bool", None),
+    "shoubayi_no_claim": ("bool", None),
     "chongbao_double": ("bool", None),
     "dianpao": ("str", DIANPAO_MODES),
     "cover_only_undeclared": ("bool", None),
@@ -353,6 +359,10 @@ class Variant:
         rv[L.RV_XI_BU_ANY_HONOR] = o["xi_bu_any_honor"]
         rv[L.RV_ONE_SPECIAL_PER_KIND] = o["one_special_kong_per_kind"]
         rv[L.RV_SPECIAL_KONG_TIMING] = TIMING_MODES.index(o["special_kong_timing"])
+        rv[L.RV_BAO_PLACE] = BAO_PLACE_MODES.index(o["bao_place"])
+        rv[L.RV_WALL_END] = WALL_END_MODES.index(o["wall_end"])
+        rv[L.RV_GUOSHUI] = o["guoshui"]
+        rv[L.RV_SHOUBAYI_NO_CLAIM] = o["shoubayi_no_claim"]
         stakes = o["stakes"] or ()
         rv[L.RV_STAKES_LEN] = len(stakes)
         for i, amount in enumerate(stakes):

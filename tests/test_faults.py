@@ -398,7 +398,7 @@ def _log_header():
     return {
         "ccmj_log": LOG_VERSION, "seed": 0, "rules": "default", "hands": 2, "sessions": 1,
         "policy": ["baseline"] * 4, "rv": [0] * L.RV_LEN, "tp": [7, 1, 0, 0][: TL.TP_LEN],
-        "bots": [[1, 1, 1, 1]] * 4,
+        "bots": [[1, 1, 1, 1, 0]] * 4,
     }  # fmt: skip
 
 
@@ -509,6 +509,15 @@ def test_verify_refuses_a_header_the_engine_cannot_take(tmp_path, key, value):
     log = write_log(tmp_path / "h.jsonl", header, _log_hand(1))
     line = one_line_error(*ccmj("replay", log, "--verify"), 2)
     assert f"'{key}'" in line
+
+
+def test_a_log_of_another_version_is_refused_in_one_line(tmp_path):
+    """A log written by another ccmj (format 2: a shorter rule vector, four bot knobs) is
+    refused as such, not with a message about one of its vectors."""
+    header = {**_log_header(), "ccmj_log": 2}
+    log = write_log(tmp_path / "old.jsonl", header, _log_hand(1))
+    line = one_line_error(*ccmj("replay", log, "--verify"), 2)
+    assert "another version" in line
 
 
 # --- item 11: a damaged lookup-table cache is rebuilt, never used ----------------------------

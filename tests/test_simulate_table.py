@@ -229,7 +229,7 @@ def test_find_bao_places_the_bao_on_a_live_tile(dead, tail, k, expect):
     for t in dead:  # three public copies: the kind is dead
         pond[T.tile_index(t)] = 2
         exposed[T.tile_index(t)] = 1
-    assert find_bao(wall, g, pond, exposed, k) == expect
+    assert find_bao(wall, g, pond, exposed, k, RV) == expect
 
 
 def test_find_bao_never_loops_and_gives_up_when_nothing_can_serve():
@@ -243,13 +243,13 @@ def test_find_bao_never_loops_and_gives_up_when_nothing_can_serve():
     g[TL.G_TAIL] = 135
     pond = np.full(34, 3, np.int64)
     exposed = np.zeros(34, np.int64)
-    assert find_bao(wall, g, pond, exposed, 12) == -1  # nothing can serve: no bao
+    assert find_bao(wall, g, pond, exposed, 12, RV) == -1  # nothing can serve: no bao
     pond[5] = 0
-    assert find_bao(wall, g, pond, exposed, 3) == 100  # toward the head: the 6m
+    assert find_bao(wall, g, pond, exposed, 3, RV) == 100  # toward the head: the 6m
     pond[6] = 0
-    assert find_bao(wall, g, pond, exposed, 3) == 100
+    assert find_bao(wall, g, pond, exposed, 3, RV) == 100
     pond[5] = 3
-    assert find_bao(wall, g, pond, exposed, 3) == 134  # round from the head to the tail
+    assert find_bao(wall, g, pond, exposed, 3, RV) == 134  # round from the head to the tail
 
 
 def test_robbed_bu_qiangganghu_pays_no_kong_money():
@@ -427,7 +427,7 @@ def test_wall_end_reserve():
 
     def drawable(head, tail, kongs):
         g[TL.G_HEAD], g[TL.G_TAIL], g[TL.G_KONGS] = head, tail, kongs
-        return WL.can_draw(g, TP)
+        return WL.can_draw(g, TP, RV)
 
     # no kong: head 121 may be drawn (14 left: 122-135), 122 may not
     assert drawable(121, 135, 0) and not drawable(122, 135, 0)

@@ -64,7 +64,12 @@ RV_SPECIAL_KONG_TIMING = 42  # special kongs laid out: 0 from the dealt tiles, 1
 RV_STAKES_LEN = 43  # 0: pay base x 2^(fan - 1); n: pay the stake ladder's amount for fan 1..n
 RV_STAKES_BASE = 44  # the ladder: amounts for 1, 2, ... fan (RV_STAKES_BASE + fan - 1)
 MAX_STAKES = 32  # longest stake ladder
-RV_LEN = RV_STAKES_BASE + MAX_STAKES
+# table rules (read by the table simulation only)
+RV_BAO_PLACE = RV_STAKES_BASE + MAX_STAKES  # 0 any_stack, 1 top_six (see table_bao.find_bao)
+RV_WALL_END = RV_BAO_PLACE + 1  # 0 reserve (7 stacks, +1 per kong after two), 1 win_only_four
+RV_GUOSHUI = RV_WALL_END + 1  # 过水: a passed discard win bars wins of equal or lower fan
+RV_SHOUBAYI_NO_CLAIM = RV_GUOSHUI + 1  # no 吃/碰/明杠 may leave a chow hand on one concealed tile
+RV_LEN = RV_SHOUBAYI_NO_CLAIM + 1
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡

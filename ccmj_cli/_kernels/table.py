@@ -33,6 +33,7 @@ from .table_layout import (
     EV_DISCARD,
     EV_DRAW,
     EV_HUANG,
+    EV_PASS,
     G_CUR,
     G_DRAWN,
     G_WINNER,
@@ -40,6 +41,7 @@ from .table_layout import (
     N_WALL,
     P_DECLARED,
     P_FIRST,
+    P_PASSED,
     R_DECLARED,
     R_DISCARDS,
     R_LEN,
@@ -47,7 +49,7 @@ from .table_layout import (
 )
 from .table_settle import accumulate, finish, reset_result, self_draw_win
 from .table_state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
-from .table_wall import can_draw, deal, deal_hand, take
+from .table_wall import can_draw, deal, deal_hand, take, win_only_draw
 
 # phases of the turn loop
 PH_DRAW = 0
@@ -76,15 +78,32 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             # a declared player looks at the bao at his draw (the first one rolls for it)
             if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
                 break
-            if not can_draw(g, tp):
+            if not can_draw(g, tp, rv):
                 event(ev, g, EV_HUANG, -1, -1, 0, 0)
                 break
+            last = win_only_draw(g, tp, rv)
             t = take(wall, g, conc, taken, cur, False)
+            ps[cur, P_PASSED] = -1  # 过水 lasts until his next draw
             event(ev, g, EV_DRAW, cur, t, 0, 0)
+            if last:
+                # wall_end win_only_four: one of the last four draws wins or is passed on (it
+                # goes to the pond, face up: no discard, so no claim; no kong either)
+                if mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws):
+                    break
+                conc[cur, t] -= 1
+                pond[t] += 1
+                event(ev, g, EV_PASS, cur, t, 0, 0)
+                check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
+                g[G_CUR] = (cur + 1) % N_SEATS
+                g[G_DRAWN] = -1
+                continue
 
         # ---------------- the player on turn holds 3k+2 tiles: win, special kongs, kongs
         dealer_first = ps[cur, P_FIRST] == 1 and cur == dealer and res[R_DISCARDS] == 0
-        allow_kong = g[G_DRAWN] >= 0 or dealer_first
+        # special_kong_timing first_turn: a first turn entered by a claim lays out special
+        # kongs but adds nothing to them (MIL 五-6-3), and makes no other kong before a draw
+        claimed_first = ps[cur, P_FIRST] == 2
+        allow_kong = g[G_DRAWN] >= 0 or dealer_first or claimed_first
         while True:
             if g[G_DRAWN] >= 0 and (
                 mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws)
@@ -92,7 +111,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
                 break
             if not allow_kong:
                 break
-            first = ps[cur, P_FIRST] == 1
+            first = ps[cur, P_FIRST] != 0
             if (
                 first
                 and wants_special(bots, cur)
@@ -101,7 +120,11 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             ):
                 continue  # a 旋风杠's replacement draw: win on it, or more kongs
             ps[cur, P_FIRST] = 0
-            r = self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first)
+            if g[G_DRAWN] < 0 and not dealer_first:
+                break  # (a turn entered by a claim: kongs only after a draw)
+            r = self_kong(
+                wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first or claimed_first
+            )
             if r != KONG_AGAIN:
                 break
         if g[G_WINNER] >= 0:
@@ -119,7 +142,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             ps[cur, P_DECLARED] = 1
             res[R_DECLARED] |= 1 << cur
             event(ev, g, EV_DECLARE, cur, -1, 0, 0)
-        check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+        check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
 
         # ---------------- claims: 胡 (截胡) > 碰/杠 > 吃
         c = claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d)

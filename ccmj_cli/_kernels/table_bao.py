@@ -6,15 +6,20 @@ next stack) and stays in the wall (draws step over it). Every declarer who may l
 断幺九 hand may not, under bao_forbidden_without_yaojiu) looks at his draw, again after each
 换宝: 对宝 when the bao's kind is one of his legal waits. Having seen the current bao, drawing a
 tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kind are public
-(discards, exposed melds), the bao is re-rolled and the old tile returns to its place.
+(discards, exposed melds), the bao is re-rolled and the old tile returns to its place: at once
+(bao_change always), or when the declared player on turn chooses to, before his draw
+(bao_change optional; the bot's ``wants_bao_change``).
 """
 
 import numpy as np
 
 from .jit import compiled_njit as njit
 from .judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
-from .layout import HOW_DUIBAO, HOW_MOBAO
+from .layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE
+from .table_bots import wants_bao_change
 from .table_layout import (
+    BAO_CHANGE_OPTIONAL,
+    BAO_TOP_SIX,
     EV_BAO,
     EV_BAO_CHANGE,
     EV_LOOK,
@@ -48,7 +53,7 @@ def serves(wall, pos, pond, exposed):
 
 
 @njit(cache=True)
-def find_bao(wall, g, pond, exposed, k):
+def find_bao(wall, g, pond, exposed, k, rv):
     """Where the bao sits after a roll of k stacks: -1 when no tile in the wall can serve.
 
     The top tile of the k-th stack counted from the tail (a loose tile at the tail is not a
@@ -56,32 +61,37 @@ def find_bao(wall, g, pond, exposed, k):
     上下互换"); then the next stack's top and lower tiles toward the head, going round to the
     tail's first stack, so the bao is never a dead tile and the search always ends. A stack
     the head has half drawn offers the tile it has left.
+
+    Under bao_place top_six (MIL 2024 三-24/25) only the top tiles of the six stacks at the
+    tail serve, from the k-th on (going round the six): once none of them can, there is no bao
+    for the rest of the hand (the same loop, one branch).
     """
-    # (MIL 2024 reads it otherwise: the top tile of the k-th stack only, and no bao once the
-    # top tiles of tail stacks 1-6 are used up; that is one branch in this loop.)
     top1 = tail_top(g)
     head = g[G_HEAD]
     if top1 < head:
         return -1
     n = (top1 - head) // 2 + 1  # stacks between the tail and the head
+    top_six = rv[RV_BAO_PLACE] == BAO_TOP_SIX
+    if top_six and n > 6:
+        n = 6
     for j in range(n):
         top = top1 - 2 * ((k - 1 + j) % n)
         if serves(wall, top, pond, exposed):
             return top
-        if top - 1 >= head and serves(wall, top - 1, pond, exposed):
+        if not top_six and top - 1 >= head and serves(wall, top - 1, pond, exposed):
             return top - 1
     return -1
 
 
 @njit(cache=True)
-def roll_bao(wall, g, dice, tp, pond, exposed, ev, seat):
+def roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, seat):
     """Roll the dice (fresh ones: a hand never re-uses one) and place the bao; returns its tile,
     -1 when no tile can serve (then there is no bao for the rest of the hand)."""
     d = 0
     for _k in range(tp[TP_BAO_DICE]):
         d += dice[g[G_DICE_I] % N_DICE]  # (N_DICE covers every roll a hand can make)
         g[G_DICE_I] += 1
-    pos = find_bao(wall, g, pond, exposed, d)
+    pos = find_bao(wall, g, pond, exposed, d, rv)
     g[G_BAO_VER] += 1
     if pos < 0:
         g[G_BAO_POS] = -1
@@ -96,14 +106,15 @@ def roll_bao(wall, g, dice, tp, pond, exposed, ev, seat):
 
 
 @njit(cache=True)
-def check_bao_dead(wall, g, dice, tp, pond, exposed, ev):
-    """换宝: the three other copies of the bao kind are public -> the old tile returns to its
-    place and the bao is rolled again."""
+def check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev):
+    """换宝 (bao_change always): the three other copies of the bao kind are public -> the old
+    tile returns to its place and the bao is rolled again. (Under bao_change optional the
+    declared player on turn decides, at his look: ``look_at_draw``.)"""
     b = g[G_BAO]
-    if b >= 0 and pond[b] + exposed[b] >= 3:
+    if b >= 0 and pond[b] + exposed[b] >= 3 and rv[RV_BAO_CHANGE] != BAO_CHANGE_OPTIONAL:
         event(ev, g, EV_BAO_CHANGE, -1, b, 0, 0)
         g[G_BAO_POS] = -1
-        roll_bao(wall, g, dice, tp, pond, exposed, ev, -1)
+        roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, -1)
 
 
 @njit(cache=True)
@@ -133,10 +144,32 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
         if g[G_NO_BAO]:
             return False
         res[R_BAO_ROLLED] = 1
-        if roll_bao(wall, g, dice, tp, pond, exposed, ev, cur) < 0:
+        if roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, cur) < 0:
             return False
-    if ps[cur, P_LOOKED] == g[G_BAO_VER]:
-        return False
+    for _r in range(N_DICE):  # (each 换宝 rolls at least one die: bounded like the dice)
+        if ps[cur, P_LOOKED] != g[G_BAO_VER] and _look(rv, tb, ev, res, tab, ws):
+            return True
+        # 换宝 under bao_change optional: the bao's kind is dead (three other copies public)
+        # and the declared player on turn chooses to return it and roll again
+        b = g[G_BAO]
+        if rv[RV_BAO_CHANGE] != BAO_CHANGE_OPTIONAL or pond[b] + exposed[b] < 3:
+            return False
+        if not wants_bao_change(tab, ws, cur, rv, tb):
+            return False
+        event(ev, g, EV_BAO_CHANGE, cur, b, 0, 0)
+        g[G_BAO_POS] = -1
+        if roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, cur) < 0:
+            return False
+    return False
+
+
+@njit(cache=True)
+def _look(rv, tb, ev, res, tab, ws):
+    """The seat on turn looks at the current bao: 对宝 when its kind is one of his legal waits
+    (the win is judged, scored and noted). Returns whether he wins."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    cur = g[G_CUR]
     ps[cur, P_LOOKED] = g[G_BAO_VER]
     event(ev, g, EV_LOOK, cur, g[G_BAO], 0, 0)
     own_tiles(conc, melded, cur, own)

@@ -13,18 +13,35 @@ legality and waits via ``judge``. A bot only decides *whether to act*, by its kn
   best discard; a declared (报听) hand only when its legal waits stay the same;
 - 报听 (knob K_DECLARE): as soon as a discard leaves the hand tenpai (a live legal wait);
 - special kongs (knob K_SPECIAL): every one the starting hand holds;
-- 胡: always, whenever the judgment says the win is legal.
+- 胡: always, whenever the judgment says the win is legal (knob K_PASS_WIN 1: never on a
+  discard, which tests 过水 with);
+- 换宝 (bao_change optional): change a dead bao when its kind is no live legal wait of his.
 """
 
 import numpy as np
 
 from .jit import compiled_njit as njit
 from .judge import W_LEGAL, judge_waits, may_declare
-from .layout import FIRST_SPECIAL, MS_CHOWS, MS_SETS, N_KINDS, RV_QIDUI
+from .layout import N_KINDS, RV_QIDUI
 from .policy import choose_discard_value
 from .shape import shanten
-from .table_layout import K_CALL, K_DECLARE, K_KONG, K_SPECIAL, P_DECLARED, P_SPECIAL
-from .table_state import group_of, ms_with_chow, ms_with_pung, own_tiles, unseen_by
+from .table_layout import (
+    G_BAO,
+    K_CALL,
+    K_DECLARE,
+    K_KONG,
+    K_PASS_WIN,
+    K_SPECIAL,
+    P_DECLARED,
+)
+from .table_state import (
+    bu_kind,
+    claim_leaves_one,
+    ms_with_chow,
+    ms_with_pung,
+    own_tiles,
+    unseen_by,
+)
 
 
 @njit(cache=True)
@@ -46,14 +63,14 @@ def best_after_discard(c, ms, own, unseen, rv, tb, ut, dscr):
 
 
 @njit(cache=True)
-def accept_call(level, sh_before, sh_after, live_after, ms_after):
+def accept_call(level, sh_before, sh_after, live_after, ms_after, rv):
     """The K_CALL rule for a chow or pung, given what the hand is worth before and after."""
     if level == 0:
         return False
     if sh_after == 0 and live_after == 0:
         return False  # a tenpai with no legal live wait
-    if ms_after[MS_SETS] == 4 and ms_after[MS_CHOWS] > 0:
-        return False  # 手把一 that can no longer be 飘胡
+    if claim_leaves_one(ms_after, rv):
+        return False  # 手把一 with a chow: never legal (the engine refuses it too)
     if level == 1:
         return sh_after < sh_before
     return sh_after <= sh_before
@@ -122,6 +139,28 @@ def wants_declare(tab, ws, s, bots, rv, tb, n_live):
 
 
 @njit(cache=True)
+def wants_discard_win(bots, s, fan):
+    """胡 on a discard (or a robbed kong) worth ``fan``: always, but under knob K_PASS_WIN
+    (then 过水 applies, when the variant has it)."""
+    return bots[s, K_PASS_WIN] == 0
+
+
+@njit(cache=True)
+def wants_bao_change(tab, ws, s, rv, tb):
+    """换宝 under bao_change optional (the bao's kind is dead): the declared seat s returns the
+    bao and rolls again unless its kind is a live legal wait of his."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    b = g[G_BAO]
+    own_tiles(conc, melded, s, own)
+    judge_waits(conc[s], ms[s], own, rv, tb, buf)
+    if not buf[b, W_LEGAL]:
+        return True
+    unseen_by(conc, ankong, pond, exposed, s, unseen)
+    return unseen[b] <= 1  # (the one unseen copy may be the bao itself, which is not drawn)
+
+
+@njit(cache=True)
 def wants_special(bots, s):
     """Declare a special kong the starting hand holds."""
     return bots[s, K_SPECIAL] != 0
@@ -151,7 +190,7 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
                 return t, 0
         elif pungs[s, t]:
             return t, 1
-        elif group_of(t) >= 0 and ps[s, P_SPECIAL + group_of(t) - FIRST_SPECIAL]:
+        elif bu_kind(ps, s, t, rv) >= 0:
             return t, 2
         return -1, -1
     sh0 = -9  # the shanten after the policy's discard, found when a kong is possible
@@ -160,12 +199,12 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
             continue
         n = 0
         kind = -1
-        gk = group_of(t)
+        gk = bu_kind(ps, s, t, rv)  # the special kong t could be a 补 tile of (-1: none)
         if conc[s, t] == 4:
             n, kind = 4, 0
         elif pungs[s, t]:
             n, kind = 1, 1
-        elif gk >= 0 and ps[s, P_SPECIAL + gk - FIRST_SPECIAL] and not dealer_first:
+        elif gk >= 0 and not dealer_first:
             n, kind = 1, 2
         else:
             continue
@@ -174,11 +213,7 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
         if shanten_without(conc[s], t, n, tb) <= sh0:
             return t, kind
         if (  # four held of a special kong's group (三风蛋, 小鸡飞蛋): a 补 is the next try
-            kind == 0
-            and gk >= 0
-            and ps[s, P_SPECIAL + gk - FIRST_SPECIAL]
-            and not dealer_first
-            and shanten_without(conc[s], t, 1, tb) <= sh0
+            kind == 0 and gk >= 0 and not dealer_first and shanten_without(conc[s], t, 1, tb) <= sh0
         ):
             return t, 2
     return -1, -1
@@ -228,7 +263,7 @@ def wants_pung(tab, ws, s, t, bots, rv, tb):
     live_a = 1  # (live tiles matter only to a tenpai: is there a live legal wait)
     if sh_a == 0:
         sh_a, live_a = best_after_discard(c2, ms2, own2, unseen, rv, tb, ut, dscr)
-    return accept_call(level, sh_b, sh_a, live_a, ms2)
+    return accept_call(level, sh_b, sh_a, live_a, ms2, rv)
 
 
 @njit(cache=True)
@@ -274,7 +309,7 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
             continue
         if mt[o] == 0:
             _sh, mt[4 + o] = best_after_discard(c2, ms2, own2, unseen, rv, tb, ut, dscr)
-        if not accept_call(level, sh_b, mt[o], mt[4 + o] if mt[o] == 0 else 1, ms2):
+        if not accept_call(level, sh_b, mt[o], mt[4 + o] if mt[o] == 0 else 1, ms2, rv):
             mt[o] = 99
             continue
         if mt[o] < best_sh:

@@ -8,9 +8,19 @@ the claim is legal is the shared judgment.
 """
 
 from .jit import compiled_njit as njit
-from .layout import HONOR, HOW_DISCARD, MELD_CHOW, MELD_KONG, MELD_PUNG, N_SEATS
+from .layout import (
+    HONOR,
+    HOW_DISCARD,
+    MELD_CHOW,
+    MELD_KONG,
+    MELD_PUNG,
+    N_SEATS,
+    RV_GUOSHUI,
+    RV_SHOUBAYI_NO_CLAIM,
+    RV_SPECIAL_KONG_TIMING,
+)
 from .table_bao import check_bao_dead
-from .table_bots import best_chow, wants_mingkong, wants_pung
+from .table_bots import best_chow, wants_discard_win, wants_mingkong, wants_pung
 from .table_layout import (
     EV_CHOW,
     EV_MINGKONG,
@@ -21,12 +31,14 @@ from .table_layout import (
     G_DRAWN,
     G_KONGS,
     P_FIRST,
+    P_PASSED,
     R_DISCARDER_DECLARED,
     R_JIEHU,
     R_KONGS,
+    SPECIAL_FIRST_TURN,
 )
 from .table_settle import can_win, capture, declared_state, pay_kong, score_win, won
-from .table_state import add_meld, event
+from .table_state import add_meld, claim_leaves_one, event, ms_with_chow, ms_with_pung
 from .table_wall import can_draw, take
 
 # what a discard led to
@@ -36,10 +48,13 @@ CLAIM_MELD = 2  # 碰/杠/吃: the claimer is on turn (G_CUR), holding 3k+2 tile
 
 
 @njit(cache=True)
-def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
+def win_claim(tab, ws, src, t, nearest_only, rv, tb, bots, res):
     """胡 on the tile t given up by seat ``src``: the nearest counter-clockwise seat that can win
-    on it wins (its judgment and payments are captured). Returns (winner, claimants); with
-    ``nearest_only`` the search stops at the winner (claimants is then 0 or 1)."""
+    on it and does wins (its judgment and payments are captured). Returns (winner, claimants);
+    with ``nearest_only`` the search stops at the winner (claimants is then 0 or 1).
+
+    过水 (guoshui): a seat that passes a win (his bot's ``wants_discard_win``) may not win on a
+    discard of equal or lower fan until his next draw or claim (P_PASSED keeps the fan)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     winner = -1
@@ -50,10 +65,16 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, res):
             n_win += 1
             if winner < 0:
                 dstate = declared_state(ps, g, src)  # 包庄 depends on it
-                score_win(
+                tot = score_win(
                     conc[s], t, ms[s], own2, HOW_DISCARD, s, g[G_DEALER], src, dstate, rv, tb,
                     rd, items, fan, pay,
                 )  # fmt: skip
+                if rv[RV_GUOSHUI] and tot <= ps[s, P_PASSED]:
+                    continue  # 过水: he passed a win worth as much since his last draw
+                if not wants_discard_win(bots, s, tot):
+                    if tot > ps[s, P_PASSED]:
+                        ps[s, P_PASSED] = tot
+                    continue
                 capture(res, rd, items, fan, pay)
                 res[R_DISCARDER_DECLARED] = dstate
                 winner = s
@@ -77,11 +98,17 @@ def make_pung(tab, ws, s, t):
 
 
 @njit(cache=True)
-def _take_turn(g, ps, s, drawn):
-    """Seat s is on turn after a claim (his first turn is over)."""
+def _take_turn(g, ps, s, drawn, rv):
+    """Seat s is on turn after a claim: his first turn is over, but under special_kong_timing
+    first_turn a claim may enter it (he may then lay out special kongs, not add to them). The
+    claim changed his hand: a passed win bars nothing more (过水)."""
     g[G_CUR] = s
     g[G_DRAWN] = drawn
-    ps[s, P_FIRST] = 0
+    if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_FIRST_TURN and ps[s, P_FIRST] != 0:
+        ps[s, P_FIRST] = 2  # his first discard turn, entered by a claim
+    else:
+        ps[s, P_FIRST] = 0
+    ps[s, P_PASSED] = -1
 
 
 @njit(cache=True)
@@ -91,7 +118,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     # 胡: nearest counter-clockwise wins (截胡)
-    winner, n_win = win_claim(tab, ws, cur, d, False, rv, tb, res)
+    winner, n_win = win_claim(tab, ws, cur, d, False, rv, tb, bots, res)
     if winner >= 0:
         won(g, winner, HOW_DISCARD, d, d, cur)
         pond[d] -= 1
@@ -104,7 +131,11 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
         s = (cur + k) % N_SEATS
         if conc[s, d] < 2:
             continue
-        if conc[s, d] == 3 and can_draw(g, tp) and wants_mingkong(tab, ws, s, d, bots, rv, tb):
+        if rv[RV_SHOUBAYI_NO_CLAIM]:
+            ms_with_pung(ms, s, d, True, ms2)
+            if claim_leaves_one(ms2, rv):
+                break  # 手把一: neither 碰 nor 杠 may leave a chow hand on one concealed tile
+        if conc[s, d] == 3 and can_draw(g, tp, rv) and wants_mingkong(tab, ws, s, d, bots, rv, tb):
             pond[d] -= 1
             conc[s, d] -= 3
             melded[s, d] += 4
@@ -116,22 +147,26 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             g[G_KONGS] += 1
             res[R_KONGS] += 1
             event(ev, g, EV_MINGKONG, s, d, 0, cur)
-            check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+            check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
             t = take(wall, g, conc, taken, s, True)
-            _take_turn(g, ps, s, t)
+            _take_turn(g, ps, s, t, rv)
             event(ev, g, EV_TAIL, s, t, 0, 0)
             return CLAIM_MELD
         if wants_pung(tab, ws, s, d, bots, rv, tb):
             pond[d] -= 1
             make_pung(tab, ws, s, d)
             event(ev, g, EV_PUNG, s, d, 0, cur)
-            check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
-            _take_turn(g, ps, s, -1)
+            check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
+            _take_turn(g, ps, s, -1, rv)
             return CLAIM_MELD
         break
     # 吃: the next seat, suit tiles only
     s = (cur + 1) % N_SEATS
     if d < HONOR:
+        if rv[RV_SHOUBAYI_NO_CLAIM]:
+            ms_with_chow(ms, s, d - d % 9, ms2)  # (any chow: the same sets and chows)
+            if claim_leaves_one(ms2, rv):
+                return CLAIM_NONE  # 手把一
         lo = best_chow(tab, ws, s, d, bots, rv, tb)
         if lo >= 0:
             pond[d] -= 1
@@ -144,7 +179,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
                 mt[i] = t
             add_meld(mrec, nm, ms, s, MELD_CHOW, 3, mt)
             event(ev, g, EV_CHOW, s, d, lo, cur)
-            check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
-            _take_turn(g, ps, s, -1)
+            check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
+            _take_turn(g, ps, s, -1, rv)
             return CLAIM_MELD
     return CLAIM_NONE

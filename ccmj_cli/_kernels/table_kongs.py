@@ -23,6 +23,7 @@ from .layout import (
     N_KINDS,
     N_SEATS,
     ONE_S,
+    RV_ONE_SPECIAL_PER_KIND,
     RV_SANFENG,
     RV_SPECIAL_KONG_TIMING,
     RV_XI_BU_ANY_HONOR,
@@ -52,7 +53,7 @@ from .table_layout import (
     SPECIAL_DEALT,
 )
 from .table_settle import pay_bu, pay_kong, won
-from .table_state import add_meld, event, find_meld, group_of, special_group
+from .table_state import add_meld, bu_kind, event, find_meld, special_group
 from .table_wall import can_draw, take
 
 # what a kong by the seat on turn led to
@@ -121,10 +122,12 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
+        if rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
+            continue  # one of each kind: further members are 补 tiles of the first
         n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2)
         if n == 0:
             continue
-        if kind == MELD_XUANFENG and not can_draw(g, tp):
+        if kind == MELD_XUANFENG and not can_draw(g, tp, rv):
             continue
         for i in range(n):
             conc[cur, grp[i]] -= 1
@@ -137,7 +140,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
         g[G_KONGS] += 1
         res[R_KONGS] += 1
         event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)
-        check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+        check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
         if kind == MELD_XUANFENG:
             t = take(wall, g, conc, taken, cur, True)
             event(ev, g, EV_TAIL, cur, t, 0, 0)
@@ -146,15 +149,15 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
 
 
 @njit(cache=True)
-def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
+def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
     """The seat on turn makes the kong his bot chooses, if any (and the wall allows one);
     returns KONG_*."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
-    if not can_draw(g, tp):
+    if not can_draw(g, tp, rv):
         return KONG_NONE
-    kt, kk = choose_self_kong(tab, ws, cur, g[G_DRAWN], dealer_first, bots, rv, tb)
+    kt, kk = choose_self_kong(tab, ws, cur, g[G_DRAWN], no_bu, bots, rv, tb)
     if kt < 0:
         return KONG_NONE
     if kk == 0:  # 暗杠
@@ -171,7 +174,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
     else:
         # 加杠 / 补 can be robbed: 胡 first (抢杠胡), then 碰 on a 补 tile (抢叉)
         conc[cur, kt] -= 1
-        s, _n = win_claim(tab, ws, cur, kt, True, rv, tb, res)
+        s, _n = win_claim(tab, ws, cur, kt, True, rv, tb, bots, res)
         if s >= 0:
             conc[s, kt] += 1
             won(g, s, HOW_DISCARD, kt, kt, cur)
@@ -188,7 +191,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
                     res[R_ROBBED] += 1
                     event(ev, g, EV_KONG_ROBBED, s, kt, 0, cur)
                     event(ev, g, EV_ROB_PUNG, s, kt, 0, cur)
-                    check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+                    check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
                     g[G_CUR] = s
                     g[G_DRAWN] = -1
                     ps[s, P_FIRST] = 0
@@ -206,7 +209,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
             res[R_KONGS] += 1
             event(ev, g, EV_JIAGANG, cur, kt, 0, 0)
         else:  # 补: one more tile on the special kong of its group
-            gk = group_of(kt)
+            gk = bu_kind(ps, cur, kt, rv)
             m = find_meld(mrec, nm, cur, gk, -1)
             n = mrec[cur, m, 1]
             if n < 16:
@@ -214,7 +217,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first):
                 mrec[cur, m, 1] = n + 1
             pay_bu(kpay, cur, gk, kt, rv)
             event(ev, g, EV_BU, cur, kt, gk, 0)
-    check_bao_dead(wall, g, dice, tp, pond, exposed, ev)
+    check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
     t = take(wall, g, conc, taken, cur, True)
     event(ev, g, EV_TAIL, cur, t, 0, 0)
     return KONG_AGAIN

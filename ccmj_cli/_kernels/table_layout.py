@@ -11,12 +11,13 @@ N_WALL = 136
 N_DICE = 70
 MAX_MELDS = 6
 MELD_COLS = 18  # kind, tile count, up to 16 tiles
-# Events in one hand are at most 387, so a hand always fits: draws (head + tail) <= 83 (the
-# wall after the deal); discards <= 1 + head draws + claimed melds <= 100; claimed melds (吃,
-# 碰, 明杠, 抢叉) <= 16 (four sets a seat); kongs, 补 and special kongs <= tail draws + 12 (the
-# 3-tile special kongs take none); robbed kongs <= 17; 报听 <= 4; rolls and 换宝 <= 35 each;
-# looks <= head draws + 1; the end 1. An overflow would still be counted (R_N_EVENTS) and the
-# log refuses it rather than cut the hand.
+# Events in one hand are at most 391, so a hand always fits: draws (head + tail) <= 83 (the
+# wall after the deal), at most 4 of the head draws passed on (wall_end win_only_four);
+# discards <= 1 + head draws + claimed melds <= 100; claimed melds (吃, 碰, 明杠, 抢叉) <= 16
+# (four sets a seat); kongs, 补 and special kongs <= tail draws + 12 (the 3-tile special kongs
+# take none); robbed kongs <= 17; 报听 <= 4; rolls and 换宝 <= 35 each; looks <= head draws +
+# 1; the end 1. An overflow would still be counted (R_N_EVENTS) and the log refuses it rather
+# than cut the hand.
 MAX_EVENTS = 512
 
 # --- scalar table state: g[G_*] (int64)
@@ -46,12 +47,14 @@ G_LEN = 25
 # --- per-seat state: ps[seat, P_*] (int64)
 P_DECLARED = 0  # 1 after 报听
 P_LOOKED = 1  # G_BAO_VER of the bao the seat last looked at (-1: never)
-P_FIRST = 2  # 1 until the seat's first turn is over (special kongs, the dealer's no-补)
+P_FIRST = 2  # 1 until the seat's first turn is over (special kongs, the dealer's no-补); 2: that
+#               turn was entered by a claim (special_kong_timing first_turn: no 补 in it)
 P_SPECIAL = 3  # 4 slots: special kongs of each kind held (MELD_XUANFENG .. MELD_JIUDAN)
 P_WAITS = 7  # the structural waits of the seat's last 3k+1 concealed hand (a cache) ...
 P_WKEY = 8  # ... and that hand's key (2 slots) and declared sets
 P_WSETS = 10
-P_LEN = 11
+P_PASSED = 11  # 过水: the fan of the best discard win the seat passed since his last draw (-1)
+P_LEN = 12
 
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
@@ -59,6 +62,15 @@ TP_BAO_DICE = 1  # dice rolled for the bao stack (1 or 2)
 TP_LEN = 2
 # (the special kong options — 三风蛋, 幺鸡, special_kong_timing — are the rule vector's, read by
 # melds.classify_bracket and table_kongs, as for a single hand)
+
+# rv[RV_BAO_PLACE] (rules.BAO_PLACE_MODES order), rv[RV_WALL_END] (rules.WALL_END_MODES order),
+# rv[RV_BAO_CHANGE] (rules.BAO_CHANGE_MODES order)
+BAO_ANY_STACK = 0  # the counted stack's top, else its lower tile, else the next stacks round
+BAO_TOP_SIX = 1  # only the top tiles of the six stacks at the wall's end; none once used up
+WALL_RESERVE = 0  # dead_wall_stacks, +1 per kong after two
+WALL_WIN_ONLY_FOUR = 1  # at 9 stacks left 4 win-only draws; drawn at dead_wall_stacks
+BAO_CHANGE_ALWAYS = 0
+BAO_CHANGE_OPTIONAL = 1
 
 # rv[RV_SPECIAL_KONG_TIMING] (rules.TIMING_MODES order)
 SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
@@ -69,7 +81,8 @@ K_CALL = 0  # 吃/碰: 0 never, 1 when it lowers shanten (baseline), 2 when it d
 K_KONG = 1  # 明杠/暗杠/加杠/补: 0 never, 1 when it does not raise shanten (baseline)
 K_DECLARE = 2  # 报听: 0 never, 1 as soon as tenpai after a discard (baseline)
 K_SPECIAL = 3  # special kongs from the starting hand: 0 never, 1 always (baseline)
-N_KNOBS = 4
+K_PASS_WIN = 4  # 胡 on a discard: 0 always win (every policy), 1 pass every one (tests: 过水)
+N_KNOBS = 5
 
 # --- events (one row per event: kind, seat, tile, a, b)
 EV_DRAW = 0  # seat drew tile from the wall's head
@@ -91,11 +104,12 @@ EV_WIN = 15  # seat wins; tile = tile the hand is scored with, a = HOW_*, b = di
 EV_HUANG = 16  # 荒庄: the wall reached its end
 EV_KONG_ROBBED = 17  # seat b's 加杠/补 on tile was robbed (by 胡 a=1, by 碰 a=0)
 EV_NO_BAO = 18  # no tile in the wall can serve as the bao: none for the rest of the hand (a = dice)
+EV_PASS = 19  # wall_end win_only_four: a win-only draw that does not win is passed (to the pond)
 EV_COLS = 5
 EV_NAMES = (
     "draw", "tail_draw", "discard", "chow", "pung", "mingkong", "ankong", "jiagang", "special_kong",
     "bu", "rob_pung", "declare", "bao", "look", "bao_change", "win", "huang", "kong_robbed",
-    "no_bao",
+    "no_bao", "pass",
 )  # fmt: skip
 
 # --- per-hand result vector: res[R_*]
@@ -155,12 +169,12 @@ S_DISCARD_WINS = 52
 S_DISCARDER_PAY2 = 53  # sum of its squares
 S_LEN = 56
 
-# the bot policies: knob rows (K_CALL, K_KONG, K_DECLARE, K_SPECIAL)
+# the bot policies: knob rows (K_CALL, K_KONG, K_DECLARE, K_SPECIAL, K_PASS_WIN)
 POLICIES = {
-    "baseline": (1, 1, 1, 1),  # call when it lowers shanten, kong when no worse, declare, specials
-    "aggressive": (2, 1, 1, 1),  # call whenever it does not raise shanten
-    "closed": (0, 1, 1, 1),  # never 吃/碰 (keeps 门清)
-    "silent": (1, 1, 0, 1),  # never 报听 (so never uses the bao)
-    "nokong": (1, 0, 1, 0),  # no kongs, no 补, no special kongs
+    "baseline": (1, 1, 1, 1, 0),  # call when it lowers shanten, kong when no worse, declare, ...
+    "aggressive": (2, 1, 1, 1, 0),  # call whenever it does not raise shanten
+    "closed": (0, 1, 1, 1, 0),  # never 吃/碰 (keeps 门清)
+    "silent": (1, 1, 0, 1, 0),  # never 报听 (so never uses the bao)
+    "nokong": (1, 0, 1, 0, 0),  # no kongs, no 补, no special kongs
 }
 POLICY_HELP = ", ".join(POLICIES)

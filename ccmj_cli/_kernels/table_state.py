@@ -23,7 +23,7 @@ melded + pond + the wall left = 4 of every kind.
 import numpy as np
 
 from .jit import compiled_njit as njit
-from .judge import W_COLS, is_yaojiu
+from .judge import W_COLS, declared_sets, is_yaojiu
 from .layout import (
     FIRST_SPECIAL,
     HONOR,
@@ -47,7 +47,11 @@ from .layout import (
     N_FAN,
     N_KINDS,
     N_SEATS,
+    ONE_S,
     RD_LEN,
+    RV_XI_BU_ANY_HONOR,
+    RV_XIAOJI,
+    XIAOJI_ANY,
 )
 from .policy import new_discard_scratch
 from .table_layout import (
@@ -70,6 +74,8 @@ from .table_layout import (
     P_FIRST,
     P_LEN,
     P_LOOKED,
+    P_PASSED,
+    P_SPECIAL,
     P_WKEY,
 )
 
@@ -134,6 +140,7 @@ def reset_table(tab, dealer, rec):
         ps[s, P_LOOKED] = -1
         ps[s, P_FIRST] = 1
         ps[s, P_WKEY] = -1  # no waits remembered
+        ps[s, P_PASSED] = -1  # no discard win passed (过水)
     conc[:, :] = 0
     melded[:, :] = 0
     ankong[:, :] = 0
@@ -207,6 +214,23 @@ def group_of(t):
 
 
 @njit(cache=True)
+def bu_kind(ps, s, t, rv):
+    """The special kong of seat s a 补 tile t goes onto (-1: none): the one of t's own group;
+    else, under xi_bu_any_honor, a wind onto his 喜杠; else, under xiaoji_wildcard any, a 1s
+    (幺鸡) onto any special kong of his (the first in MELD_* order)."""
+    gk = group_of(t)
+    if gk >= 0 and ps[s, P_SPECIAL + gk - FIRST_SPECIAL] > 0:
+        return gk
+    if rv[RV_XI_BU_ANY_HONOR] and t >= HONOR and ps[s, P_SPECIAL + MELD_XI - FIRST_SPECIAL] > 0:
+        return MELD_XI
+    if t == ONE_S and rv[RV_XIAOJI] == XIAOJI_ANY:
+        for k in range(4):
+            if ps[s, P_SPECIAL + k] > 0:
+                return FIRST_SPECIAL + k
+    return -1
+
+
+@njit(cache=True)
 def add_meld(mrec, nm, ms, s, kind, n, tiles):
     """Record a meld for seat s and update his meld summary (tiles.Hand.meld_summary semantics)."""
     m = nm[s]
@@ -264,6 +288,16 @@ def ms_with_chow(ms, s, lo, out):
     r = lo % 9
     if r == 0 or r == 6:
         out[MS_YAOJIU] = 1
+
+
+@njit(cache=True)
+def claim_leaves_one(ms_after, rv):
+    """手把一 at the table (MIL 五-4, under shoubayi_no_claim; the bots never make such a claim
+    anyway, RULES C4 leaves it no win but 飘胡, which a chow excludes): does a claim (吃, 碰,
+    明杠) leave a hand that has a chow with one concealed tile. ``ms_after``: the meld summary
+    after the claim; the sets that count are the judge's (``judge.declared_sets``: under
+    shoubayi_ankong_concealed a concealed kong counts as concealed tiles)."""
+    return declared_sets(ms_after, rv) == 4 and ms_after[MS_CHOWS] > 0
 
 
 @njit(cache=True)

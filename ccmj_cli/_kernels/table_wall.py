@@ -13,7 +13,7 @@ Random numbers: splitmix64 on an explicit uint64 state array seeded by the calle
 import numpy as np
 
 from .jit import compiled_njit as njit
-from .layout import N_SEATS
+from .layout import N_SEATS, RV_WALL_END
 from .table_layout import (
     G_BAO_POS,
     G_DRAWN,
@@ -26,6 +26,7 @@ from .table_layout import (
     N_STR,
     N_WALL,
     TP_DEAD_STACKS,
+    WALL_WIN_ONLY_FOUR,
 )
 
 
@@ -77,8 +78,11 @@ def deal(wall, dealer, conc, g):
 
 
 @njit(cache=True)
-def reserve_stacks(g, tp):
-    """RULES §8: 7 stacks never drawn; 8 with two kongs, +1 per further kong."""
+def reserve_stacks(g, tp, rv):
+    """RULES §8: 7 stacks never drawn; 8 with two kongs, +1 per further kong. Under
+    wall_end win_only_four (MIL 2024) the 7 stacks whatever the number of kongs."""
+    if rv[RV_WALL_END] == WALL_WIN_ONLY_FOUR:
+        return tp[TP_DEAD_STACKS]
     k = g[G_KONGS]
     return tp[TP_DEAD_STACKS] + (k - 1 if k >= 2 else 0)
 
@@ -97,14 +101,14 @@ def tail_top(g):
 
 
 @njit(cache=True)
-def reserve_start(g, tp):
+def reserve_start(g, tp, rv):
     """The first wall position of the dead wall: the reserve stacks counted from the tail (a
     loose tile at the tail, beyond them, stays with the dead wall)."""
-    return tail_top(g) + 1 - 2 * reserve_stacks(g, tp)
+    return tail_top(g) + 1 - 2 * reserve_stacks(g, tp, rv)
 
 
 @njit(cache=True)
-def can_draw(g, tp):
+def can_draw(g, tp, rv):
     """May another tile be drawn, or is the wall at its end: the next tile from the head
     (stepping over the bao) must lie before the dead wall. A loose tile at the head is drawn as
     usual, so with no kong a hand is drawn with exactly 14 tiles left (the bao aside, when the
@@ -112,7 +116,21 @@ def can_draw(g, tp):
     h = g[G_HEAD]
     if h == g[G_BAO_POS]:
         h += 1
-    return h < reserve_start(g, tp)
+    return h < reserve_start(g, tp, rv)
+
+
+@njit(cache=True)
+def win_only_draw(g, tp, rv):
+    """Under wall_end win_only_four (MIL 2024): the next draw is one of the last four, which
+    may only win (no discard, claim or kong): 9 stacks or fewer are left, the dead wall's 7
+    included, counted as ``can_draw`` counts (a loose tile at the tail is not a stack); so
+    the four tiles before the dead wall."""
+    if rv[RV_WALL_END] != WALL_WIN_ONLY_FOUR:
+        return False
+    h = g[G_HEAD]
+    if h == g[G_BAO_POS]:
+        h += 1
+    return h >= reserve_start(g, tp, rv) - 4
 
 
 @njit(cache=True)

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
+from ..errors import UsageError
 from ..output import render_replay, render_simulate
 from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
 
@@ -65,6 +66,10 @@ def register(app: typer.Typer):
             int, typer.Option(help="Random seed: the same seed gives the same result.")
         ] = 0,
         rules: RulesOpt = None,
+        preset: Annotated[
+            str | None,
+            typer.Option("--preset", help="A packaged preset (ccmj rules --list), e.g. mil2024."),
+        ] = None,
         policy: Annotated[
             str,
             typer.Option(
@@ -93,7 +98,16 @@ def register(app: typer.Typer):
         plot: PlotOpt = None,
     ):
         """Simulate complete hands with four rule-following bots; rates with 95% CIs."""
-        v = variant(rules)
+        if preset is not None:
+            from ..rules import preset_names
+
+            if rules is not None:
+                raise UsageError("give --preset or --rules, not both")
+            if preset not in preset_names():
+                raise UsageError(
+                    f"unknown preset '{preset}' (presets: {', '.join(preset_names())})"
+                )
+        v = variant(preset or rules)
         if plot:
             from ..plots import plot_format
 

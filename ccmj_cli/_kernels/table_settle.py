@@ -72,6 +72,8 @@ from .table_layout import (
     S_DEALER_PAY,
     S_DEALER_PAY2,
     S_DEALER_WINS,
+    S_DEALIN,
+    S_DEALT,
     S_DECLARED,
     S_DISCARD_WINS,
     S_DISCARDER_PAY,
@@ -90,6 +92,8 @@ from .table_layout import (
     S_PAY2,
     S_PIAO,
     S_ROBBED,
+    S_SEAT_DECLARED,
+    S_SEAT_METHOD,
     S_WINS,
 )
 from .table_state import event
@@ -254,6 +258,7 @@ def accumulate(st, res):
         st[S_DRAWS] += 1
     else:
         st[S_WINS + w] += 1
+        st[S_SEAT_METHOD + 4 * w + res[R_HOW]] += 1
         if w == dealer:
             st[S_DEALER_WINS] += 1
         st[S_METHOD + res[R_HOW]] += 1
@@ -265,6 +270,7 @@ def accumulate(st, res):
         if res[R_HOW] == HOW_DISCARD:
             st[S_DISCARD_WINS] += 1
             st[S_DISCARDER_PAY] += res[R_PAY + res[R_DISCARDER]]
+            st[S_DEALIN + res[R_DISCARDER]] += 1
     for s in range(N_SEATS):
         p = res[R_PAY + s]
         st[S_PAY + s] += p
@@ -275,6 +281,8 @@ def accumulate(st, res):
             st[S_KONG_MONEY] += k
         if res[R_DECLARED] >> s & 1:
             st[S_DECLARED] += 1
+            st[S_SEAT_DECLARED + s] += 1
+    st[S_DEALT + dealer] += 1
     p = res[R_PAY + dealer]
     st[S_DEALER_PAY] += p
     st[S_DEALER_PAY2] += p * p

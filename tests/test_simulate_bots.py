@@ -132,10 +132,9 @@ def test_piao_chase_keeps_pairs_and_throws_the_loose_tile_least_likely_to_pair()
 
 
 def test_piao_chase_pungs_every_pair_and_never_chows():
-    # W holds 11m22p33s55z66z9m4p7s (13 tiles, five pairs). Offered 3s: chasing 飘 pungs it
-    # (one more pung toward an all-pung hand); offered 8s by the previous player (chow 789s
-    # impossible, 7s only) -- offered 3p? chow needs 2p+4p: 2p2p4p present: a chow 234p is
-    # possible for the baseline's rule, never for the 飘 chase.
+    # W holds 11m22p33s55z66z9m4p7s (13 tiles, five pairs). Chasing 飘, offered 3s he pungs
+    # it (one more pung toward an all-pung hand); offered 3p by the previous player he could
+    # chow 234p (2p and 4p held), but a chow ends 飘: no chow.
     hand = "11m22p33s55z66z9m4p7s"
     ws = K.new_work(useful_tables())
     bots = weights(piao_pairs=5)
@@ -145,36 +144,15 @@ def test_piao_chase_pungs_every_pair_and_never_chows():
 
 
 def test_value_waits_prefer_the_jia_wait_when_declaring():
-    # W: 123m 789p 11z 456s + 3s 5s 7s: discarding 3s leaves 5s7s (夹 6s), discarding 7s leaves
-    # 3s5s (夹 4s), discarding 5s leaves 3s7s (no tenpai)... both tenpai discards wait on one
-    # 夹 tile; make 4s dead (three public): only the 6s 夹 is worth anything -> discard 3s.
-    # The baseline also maximises live legal waits, so it agrees here; value_waits adds the
-    # payment weight. Here: the 夹 6s (x2) against a 两面 wait of equal live count.
-    # W: 123m789p11z + 45s 6s 8s: discard 8s -> 456s? no: 45s6s is a set... keep it simple:
-    # 123m 789p 11z 567s 4s 6s 9s: discard 9s -> 4s6s 夹 5s; discard 4s -> 6s9s (no); a hand
-    # 123m789p11z567s 46s 34s? The hand below: discard 7s leaves 56s (两面 4s/7s), discard 4s
-    # leaves 57s... see the assertions: value_waits picks the discard whose waits pay more.
-    hand = "123m789p11z56s7s9s5s"  # 56s 5s 7s 9s: -> discard 9s: 556s7s? see below
-    tab = table_with(W, hand)
-    ws = K.new_work(useful_tables())
-    d_base, _ = B.choose_discard_at(tab, ws, W, -1, weights(), RV, TB)
-    d_val, _ = B.choose_discard_at(table_with(W, hand), ws, W, -1, weights(value_waits=1), RV, TB)
-    # whatever the two choose, the value choice's waits are worth at least the baseline's
-    own = np.zeros(34, np.int64)
-    unseen = np.zeros(34, np.int64)
-
-    def worth(d):
-        c = np.zeros(34, np.uint8)
-        for t in T.parse_tiles(hand):
-            c[t] += 1
-        c[d] -= 1
-        for t in range(34):
-            own[t] = c[t]
-            unseen[t] = 4 - c[t]
-        buf = np.zeros((34, 5), np.int64)
-        return B.wait_value(c, np.zeros(8, np.int64), own, unseen, RV, TB, buf, True)[1]
-
-    assert worth(d_val) >= worth(d_base)
+    # W: 555m 7p7p9p 111s 2s3s 444z. Two discards leave tenpai:
+    # - 9p: 555m 77p 111s 23s 444z waits 1s/4s (两面): 1s has 1 copy unseen (W holds three),
+    #   4s has 4: 5 live copies, no 夹;
+    # - 7p: 555m 79p 11s+123s 444z waits 8p (夹): 4 live copies, each paying double.
+    # The baseline counts copies (5 > 4): 9p. value_waits weighs what they pay (4 x 2 = 8 > 5):
+    # 7p, the 夹 wait.
+    hand = "555m779p111s23s444z"
+    assert discard(table_with(W, hand), W, weights()) == "9p"
+    assert discard(table_with(W, hand), W, weights(value_waits=1)) == "7p"
 
 
 def test_declare_or_not_as_the_weights_say():
@@ -353,3 +331,19 @@ def test_csv_with_log_is_refused(tmp_path):
     )  # fmt: skip
     assert r.exit_code == 2 and "--csv and --log" in r.output
     assert not (tmp_path / "a.csv").exists()
+
+
+def test_baseline_plays_as_before_the_weights():
+    # Pinned from `ccmj simulate -n 200 --seed 5 --json` run at 4e053dc (before the policy
+    # weights, per-seat statistics and P_DISC existed): the baseline's new weights are all off,
+    # so the same seed must give the same hands.
+    d = simulate(hands=200, seed=5).to_dict()
+    assert {s: d["win_rate"][s]["count"] for s in "ESWN"} == {"E": 50, "S": 39, "W": 49, "N": 47}
+    assert {m: v["count"] for m, v in d["by_method"].items()} == {
+        "zimo": 32, "dianpao": 122, "mobao": 19, "duibao": 12,
+    }  # fmt: skip
+    assert d["draw_rate"]["count"] == 15 and d["declare_rate"]["count"] == 305
+    assert {s: round(d["mean_payout"][s]["mean"] * 200) for s in "ESWN"} == {
+        "E": 278, "S": -282, "W": 91, "N": -87,
+    }  # fmt: skip
+    assert round(d["discards_per_hand"] * 200) == 8382

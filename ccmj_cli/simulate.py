@@ -583,10 +583,17 @@ def warm_up(note: Callable[[str], None] | None = None, log: bool = False, result
             a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"],
             a["melded"],
         )  # fmt: skip
-    elif results:
-        result_chunk(np.zeros(0, np.uint64), np.zeros(0, np.int64), rv, tp, bots)
+        return
+    # (the kernel itself, on no sessions: run_chunk/result_chunk would not call it at all)
+    z = np.zeros(0, np.int64)
+    out = np.zeros((0, TL.S_LEN), np.int64)
+    if results:
+        res = np.zeros((0, TL.R_LEN), np.int64)
+        K.result_pieces(
+            np.zeros(0, np.uint64), z, z, z, rv, tables(), useful_tables(), tp, bots, out, res
+        )
     else:
-        run_chunk(np.zeros(0, np.uint64), np.zeros(0, np.int64), rv, tp, bots)
+        K.run_pieces(np.zeros(0, np.uint64), z, z, rv, tables(), useful_tables(), tp, bots, out)
 
 
 # ------------------------------------------------------------------ paired comparison

@@ -185,6 +185,7 @@ POLICIES = {
     "nokong": (1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1),  # no kongs, no 补, no special kongs
     "defence": (1, 1, 1, 1, 0, 2, 2, 0, 0, 0, 1),  # folds two or more from tenpai after a 报听
     "value": (1, 1, 1, 1, 2, 0, 0, 5, 1, 1, 1),  # 飘, 门清 near tenpai, 夹 waits, declares on 2+
-    "strong": (1, 1, 1, 1, 0, 3, 0, 5, 0, 1, 1),  # the measured best mix (README)
+    "strong": (1, 1, 1, 1, 2, 0, 0, 0, 0, 1, 1),  # value waits, 报听 on 2+ live copies: the
+    #                                                best mix measured against the baseline
 }
 POLICY_HELP = ", ".join(POLICIES) + ", or a policy file (.yaml)"

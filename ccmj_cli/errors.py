@@ -35,6 +35,13 @@ class UsageError(CcmjError):
     code = "bad_usage"
 
 
+class PolicyError(CcmjError):
+    """A policy file (--policy FILE) is unreadable or names an unknown weight or a bad value."""
+
+    exit_code = EXIT_VARIANT
+    code = "bad_policy"
+
+
 class VariantError(CcmjError):
     """The variant file (rules.yaml) is unreadable or names an unknown key or bad value."""
 

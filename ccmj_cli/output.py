@@ -427,11 +427,22 @@ def render_simulate(d: dict) -> str:
         ]
     )
     kong = d["kong_money"]["mean_per_seat"]
-    rows = [
-        (s, _pct(d["win_rate"][s]), _money(d["mean_payout"][s]), f"{kong[s]:+.3f}")
-        for s in ("E", "S", "W", "N")
-    ]
-    seats = table(rows, ["seat", "win rate [95% CI]", "payout per hand [95% CI]", "kong money"])
+    rows = []
+    for s in ("E", "S", "W", "N"):
+        st = d["seats"][s]
+        m = st["wins_by_method"]
+        rows.append(
+            (
+                s, _pct(st["win_rate"]), _pct(st["dealin_rate"]),
+                f"{m['zimo']}/{m['dianpao']}/{m['mobao']}/{m['duibao']}",
+                f"{st['dealt_rate']['rate']:.1%}", _money(st["mean_payout"]), f"{kong[s]:+.3f}",
+            )
+        )  # fmt: skip
+    seats = table(
+        rows,
+        ["seat", "win rate [95% CI]", "点炮 deal-in [95% CI]", "wins 自摸/点炮/摸宝/对宝",
+         "dealt", "payout per hand [95% CI]", "kong money"],
+    )  # fmt: skip
     rates = [
         ("dealer wins", _pct(d["dealer_win_rate"])),
         ("dealer payout per hand", _money(d["dealer_mean_payout"])),
@@ -453,6 +464,36 @@ def render_simulate(d: dict) -> str:
     ]
     fan = "  ".join(f"{k}:{v}" for k, v in d["fan_distribution"].items()) or "-"
     return "\n\n".join([head, seats, fields(rates), "fan distribution (hand fan: wins)\n" + fan])
+
+
+def render_compare(d: dict) -> str:
+    def pol(p):
+        return p["E"] if len(set(p.values())) == 1 else ",".join(p.values())
+
+    head = fields(
+        [
+            ("hands", f"{d['hands']:,} in {d['sessions']:,} session(s), seed {d['seed']}"),
+            ("A", f"{d['a']['rules']} / {pol(d['a']['policy'])}"),
+            ("B", f"{d['b']['rules']} / {pol(d['b']['policy'])}"),
+            ("paired", d["paired"]),
+        ]
+    )
+    rows = []
+    for k, v in d["compare"].items():
+        diff = v["diff"]
+        lo, hi = diff["ci95"]
+        sig = "*" if lo > 0 or hi < 0 else ""
+        rows.append(
+            (
+                k,
+                f"{v['a']:.4f}",
+                f"{v['b']:.4f}",
+                f"{diff['mean']:+.4f}",
+                f"[{lo:+.4f}, {hi:+.4f}]{sig}",
+            )
+        )
+    body = table(rows, ["statistic (per hand)", "A", "B", "A − B", "95% CI (paired)"])
+    return head + "\n\n" + body + "\n* the interval excludes zero"
 
 
 def render_replay(d: dict) -> str:

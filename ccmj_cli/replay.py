@@ -22,8 +22,9 @@ from .errors import HandError, UsageError
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
 DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
-LOG_VERSION = 3  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
-#                 options in rv (76 -> 80 values), a fifth bot knob, the pass event
+LOG_VERSION = 4  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
+#                 options in rv (76 -> 80 values), a fifth bot knob, the pass event; 4: the
+#                 bots' policy weights (12 knobs)
 
 
 def _tile(t: int) -> str | None:
@@ -364,7 +365,7 @@ def _check_header(path, header: dict) -> None:
 
     vector("rv", L.RV_LEN, 0, 62)
     vector("tp", TL.TP_LEN, 0, 17)
-    vector("bots", None, 0, 2, (L.N_SEATS, TL.N_KNOBS))
+    vector("bots", None, 0, max(TL.KNOB_MAX), (L.N_SEATS, TL.N_KNOBS))
 
 
 def rerun(header: dict, rec: dict):

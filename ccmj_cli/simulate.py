@@ -25,7 +25,7 @@ from ._kernels import table as K
 from ._kernels import table_layout as TL
 from ._kernels.tables import tables
 from ._kernels.useful import useful_tables
-from .errors import UsageError
+from .errors import PolicyError, UsageError
 from .rules import Variant, load_variant
 
 SEATS = ("E", "S", "W", "N")
@@ -38,8 +38,58 @@ MAX_HANDS = 10_000_000_000  # one run; memory does not grow with it, time does
 POLICIES, POLICY_HELP = TL.POLICIES, TL.POLICY_HELP
 
 
+def load_policy(path: str) -> tuple[int, ...]:
+    """The weights of a policy file: a YAML mapping of weight names (``KNOB_NAMES``) to integers,
+    on top of ``extends: PRESET`` (default baseline). A bad file, key or value: PolicyError
+    (exit 3) naming it."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except OSError as e:
+        raise PolicyError(f"cannot read policy file '{path}': {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise PolicyError(
+            f"policy file '{path}' is not valid YAML: {str(e).splitlines()[0]}"
+        ) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise PolicyError(f"policy file '{path}': expected a mapping of weight names to values")
+    base = data.get("extends", "baseline")
+    if base not in POLICIES:
+        raise PolicyError(
+            f"policy file '{path}': bad extends '{base}': expected one of {', '.join(POLICIES)}"
+        )
+    w = list(POLICIES[base])
+    for k, v in data.items():
+        if k == "extends":
+            continue
+        if k not in TL.KNOB_NAMES:
+            raise PolicyError(
+                f"policy file '{path}': unknown key '{k}': expected extends or one of "
+                f"{', '.join(TL.KNOB_NAMES)}"
+            )
+        i = TL.KNOB_NAMES.index(k)
+        if isinstance(v, bool):
+            v = int(v)
+        if not isinstance(v, int) or not 0 <= v <= TL.KNOB_MAX[i]:
+            raise PolicyError(
+                f"policy file '{path}': bad value for '{k}': {v!r}: expected an integer "
+                f"0 to {TL.KNOB_MAX[i]}"
+            )
+        w[i] = v
+    return tuple(w)
+
+
+def _is_policy_file(name: str) -> bool:
+    return name.endswith((".yaml", ".yml")) or "/" in name or os.sep in name
+
+
 def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray]:
-    """Bot knobs for the four seats from one policy name or four comma-separated names."""
+    """Bot weights for the four seats from one policy (a name or a policy file) or four,
+    comma-separated (E,S,W,N)."""
     names = policy if isinstance(policy, list) else (policy or "baseline").split(",")
     names = [n.strip() for n in names]
     if len(names) == 1:
@@ -48,10 +98,15 @@ def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray
         raise UsageError(
             f"bad --policy '{policy}': give one policy or four (E,S,W,N), comma-separated"
         )
+    rows = []
     for n in names:
-        if n not in POLICIES:
+        if n in POLICIES:
+            rows.append(POLICIES[n])
+        elif _is_policy_file(n):
+            rows.append(load_policy(n))
+        else:
             raise UsageError(f"bad --policy '{n}': expected one of {POLICY_HELP}")
-    return names, np.array([POLICIES[n] for n in names], np.int64)
+    return names, np.array(rows, np.int64)
 
 
 def table_params(v: Variant) -> np.ndarray:
@@ -155,6 +210,95 @@ def run_chunk(
         if progress is not None:
             progress(int(counts.sum()))
     return out.sum(axis=0)
+
+
+def result_chunk(
+    seeds: np.ndarray, lengths: np.ndarray, rv: np.ndarray, tp: np.ndarray, bots: np.ndarray,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``run_chunk`` also keeping every hand's result vector: (statistics, results[hands,
+    R_LEN] in session order, each session's hands in play order). The same hands as
+    ``run_chunk`` plays (same seeds, same pieces), so the statistics are identical."""
+    rs = np.array(seeds, np.uint64)
+    dealers = np.zeros(len(rs), np.int64)
+    left = np.array(lengths, np.int64)
+    out = np.zeros((len(rs), TL.S_LEN), np.int64)
+    tb = tables()
+    ut = useful_tables()
+    parts: list[list[np.ndarray]] = [[] for _ in range(len(rs))]
+    while left.any():
+        counts = np.minimum(left, PIECE_HANDS)
+        offsets = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+        res = np.zeros((int(counts.sum()), TL.R_LEN), np.int64)
+        K.result_pieces(rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, res)
+        for i in range(len(rs)):
+            if counts[i]:
+                parts[i].append(res[offsets[i] : offsets[i] + counts[i]])
+        left -= counts
+        if progress is not None:
+            progress(int(counts.sum()))
+    rows = [p for ps in parts for p in ps]
+    return out.sum(axis=0), (np.concatenate(rows) if rows else np.zeros((0, TL.R_LEN), np.int64))
+
+
+CSV_COLUMNS = (
+    ["hand", "session", "session_hand", "dealer", "winner", "how", "discarder", "tile", "fan",
+     "items"]
+    + [f"pay_{s}" for s in SEATS]
+    + [f"kong_{s}" for s in SEATS]
+)  # fmt: skip
+
+
+def _fan_items(r) -> str:
+    """The hand's own fan items (what every loser pays before 庄/点炮), space-separated."""
+    how = int(r[TL.R_HOW])
+    items = ["pinghu"]
+    if r[TL.R_MENQING]:
+        items.append("menqing")
+    if r[TL.R_JIAHU]:
+        items.append("jiahu")
+    if r[TL.R_PIAO]:
+        items.append("piao")
+    if how != 1:  # 自摸, 摸宝, 对宝 are all self-draws
+        items.append("zimo")
+    if how in (2, 3):
+        items.append("bao")
+    return " ".join(items)
+
+
+def csv_rows(results: np.ndarray, first_hand: int, sessions: list[tuple[int, int]]):
+    """CSV rows (CSV_COLUMNS) of consecutive hands; ``sessions``: (session, hands) in order."""
+    from .tiles import tile_name
+
+    k = 0
+    for sess, n in sessions:
+        for h in range(n):
+            r = results[k]
+            w = int(r[TL.R_WINNER])
+            d = int(r[TL.R_DISCARDER])
+            yield [
+                first_hand + k, sess, h + 1, SEATS[int(r[TL.R_DEALER])],
+                SEATS[w] if w >= 0 else "", METHODS[int(r[TL.R_HOW])] if w >= 0 else "huang",
+                SEATS[d] if d >= 0 else "", tile_name(int(r[TL.R_TILE])) if w >= 0 else "",
+                int(r[TL.R_FAN]) if w >= 0 else 0, _fan_items(r) if w >= 0 else "",
+                *(int(r[TL.R_PAY + i]) for i in range(4)),
+                *(int(r[TL.R_KONG_PAY + i]) for i in range(4)),
+            ]  # fmt: skip
+            k += 1
+
+
+def _run_results(plan, rv, tp, bots, progress, on_results):
+    """(statistics, interrupted) like ``_run_local``, handing each chunk's results to
+    ``on_results(first session, lengths, results)``."""
+    st = np.zeros(TL.S_LEN, np.int64)
+    try:
+        for a, seeds, lengths in plan.chunks(CHUNK_SESSIONS):
+            row, res = result_chunk(seeds, lengths, rv, tp, bots, progress)
+            st += row
+            on_results(a, lengths, res)
+    except KeyboardInterrupt:
+        return st, True
+    return st, False
 
 
 def _run_local(plan, rv, tp, bots, progress):
@@ -321,6 +465,20 @@ class SimResult:
             "jiehu_rate": _rate(c[TL.S_JIEHU], n),
             "robbed_kongs": c[TL.S_ROBBED],
             "discards_per_hand": c[TL.S_DISCARDS] / n if n else None,
+            "seats": {
+                s: {
+                    "policy": self.policy[i],
+                    "win_rate": _rate(c[TL.S_WINS + i], n),
+                    "dealin_rate": _rate(c[TL.S_DEALIN + i], n),
+                    "wins_by_method": {
+                        m: c[TL.S_SEAT_METHOD + 4 * i + j] for j, m in enumerate(METHODS)
+                    },
+                    "dealt_rate": _rate(c[TL.S_DEALT + i], n),
+                    "declare_rate": _rate(c[TL.S_SEAT_DECLARED + i], n),
+                    "mean_payout": _mean(c[TL.S_PAY + i], c[TL.S_PAY2 + i], n),
+                }
+                for i, s in enumerate(SEATS)
+            },
             "threads": self.threads,
             "scheduler": self.scheduler,
             "seconds": round(self.seconds, 3),
@@ -343,6 +501,7 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
     note: Callable[[str], None] | None = None,
+    csv=None,
 ) -> SimResult:
     """Simulate ``hands`` complete hands with four bots; identical results for the same seed.
 
@@ -352,14 +511,17 @@ def simulate(
     ``progress(done, total)`` is called as hands finish; ``note(text)`` with a status line (the
     first run compiles the engine, outside the timing). Memory does not grow with ``hands``.
     Ctrl-C ends the run early: the result holds the hands finished (``interrupted``).
+    ``csv``: a text stream that gets one CSV row per hand (``CSV_COLUMNS``; local threads only).
     """
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     names, bots = policy_matrix(policy)
     plan = make_plan(hands, sessions, seed)
     if threads is not None and threads < 1:
         raise UsageError(f"bad --threads {threads}: expected at least 1")
-    if log is not None:
-        scheduler = None  # the log is written from this machine's threads
+    if log is not None and csv is not None:
+        raise UsageError("--csv and --log cannot be combined: write one, then the other")
+    if log is not None or csv is not None:
+        scheduler = None  # the log / CSV is written from this machine's threads
     if scheduler is not None:
         check_scheduler(scheduler, workers)
     rv = np.asarray(v.vector, np.int64)
@@ -374,12 +536,23 @@ def simulate(
 
     if scheduler is None:
         K.set_threads(threads)
-        warm_up(note, log=log is not None)  # hands/s measures the play, not the compile
+        warm_up(note, log=log is not None, results=csv is not None)  # time the play only
     t0 = time.perf_counter()
     if log is not None:
         from .replay import write_log
 
         st, stopped = write_log(log, plan, rv, tp, bots, v, names, advance)
+    elif csv is not None:
+        import csv as csvmod
+
+        w = csvmod.writer(csv, lineterminator="\n")
+        w.writerow(CSV_COLUMNS)
+
+        def write(a, lengths, res):
+            first = int(plan.lengths(0, a).sum()) + 1 if a else 1
+            w.writerows(csv_rows(res, first, [(a + i, int(n)) for i, n in enumerate(lengths)]))
+
+        st, stopped = _run_results(plan, rv, tp, bots, advance, write)
     elif scheduler:
         st, stopped = _run_dask(plan, rv, tp, bots, scheduler, advance, workers)
     else:
@@ -391,9 +564,9 @@ def simulate(
     )  # fmt: skip
 
 
-def warm_up(note: Callable[[str], None] | None = None, log: bool = False):
+def warm_up(note: Callable[[str], None] | None = None, log: bool = False, results: bool = False):
     """Load the engine from Numba's cache, or compile it (minutes: said through ``note``)."""
-    kernel = K.record_pieces if log else K.run_pieces
+    kernel = K.record_pieces if log else K.result_pieces if results else K.run_pieces
     if note is not None and K.cached(kernel) is False:
         note("compiling kernels (first run)…")
     rv = np.asarray(load_variant(None).vector, np.int64)
@@ -410,13 +583,149 @@ def warm_up(note: Callable[[str], None] | None = None, log: bool = False):
             a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"],
             a["melded"],
         )  # fmt: skip
+        return
+    # (the kernel itself, on no sessions: run_chunk/result_chunk would not call it at all)
+    z = np.zeros(0, np.int64)
+    out = np.zeros((0, TL.S_LEN), np.int64)
+    if results:
+        res = np.zeros((0, TL.R_LEN), np.int64)
+        K.result_pieces(
+            np.zeros(0, np.uint64), z, z, z, rv, tables(), useful_tables(), tp, bots, out, res
+        )
     else:
-        run_chunk(np.zeros(0, np.uint64), np.zeros(0, np.int64), rv, tp, bots)
+        K.run_pieces(np.zeros(0, np.uint64), z, z, rv, tables(), useful_tables(), tp, bots, out)
+
+
+# ------------------------------------------------------------------ paired comparison
+def hand_values(res: np.ndarray) -> dict[str, np.ndarray]:
+    """The per-hand quantities a comparison reports (one value per hand of ``res``), named as
+    in the statistics: rates are 0/1 per hand, payouts in base units."""
+    w = res[:, TL.R_WINNER]
+    how = res[:, TL.R_HOW]
+    won = w >= 0
+    q: dict[str, np.ndarray] = {}
+    for i, s in enumerate(SEATS):
+        q[f"seats.{s}.win_rate"] = w == i
+        q[f"seats.{s}.dealin_rate"] = (how == 1) & (res[:, TL.R_DISCARDER] == i) & won
+        q[f"seats.{s}.declare_rate"] = (res[:, TL.R_DECLARED] >> i) & 1
+        q[f"seats.{s}.mean_payout"] = res[:, TL.R_PAY + i]
+    q["draw_rate"] = ~won
+    for j, m in enumerate(METHODS):
+        q[f"by_method.{m}"] = won & (how == j)
+    q["jiahu_per_hand"] = won & (res[:, TL.R_JIAHU] != 0)
+    q["piao_per_hand"] = won & (res[:, TL.R_PIAO] != 0)
+    q["menqing_per_hand"] = won & (res[:, TL.R_MENQING] != 0)
+    q["fan_per_hand"] = np.where(won, res[:, TL.R_FAN], 0)
+    q["kong_money_per_hand"] = np.clip(res[:, TL.R_KONG_PAY : TL.R_KONG_PAY + 4], 0, None).sum(1)
+    return {k: np.asarray(v, np.float64) for k, v in q.items()}
+
+
+@dataclass
+class Arm:
+    """One side of a comparison: its label, rule vector, table parameters and bots."""
+
+    label: str
+    rules: str
+    names: list[str]
+    rv: np.ndarray
+    tp: np.ndarray
+    bots: np.ndarray
+
+    def describe(self) -> dict:
+        return {
+            "arm": self.label, "rules": self.rules,
+            "policy": dict(zip(SEATS, self.names, strict=True)),
+        }  # fmt: skip
+
+
+def parse_arm(spec: str, rules: Variant, policy: str | None) -> Arm:
+    """``rules:FILE`` (a variant file; bots from ``policy``) or a policy line-up (one policy or
+    four comma-separated, names or policy files; rules from ``rules``)."""
+    spec = spec.strip()
+    if spec.startswith("rules:"):
+        v = load_variant(spec[len("rules:") :])
+        names, bots = policy_matrix(policy)
+    else:
+        v = rules
+        names, bots = policy_matrix(spec)
+    return Arm(spec, v.name, names, np.asarray(v.vector, np.int64), table_params(v), bots)
+
+
+def compare(
+    a: str, b: str, hands: int = 10_000, sessions: int | None = None, seed: int = 0,
+    rules: Variant | str | None = None, policy: str | None = "baseline", threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    note: Callable[[str], None] | None = None,
+) -> dict:  # fmt: skip
+    """Play the same hands (the same session seeds: the same walls and dice per hand) under
+    arms ``a`` and ``b`` and report each arm's value of every ``hand_values`` quantity and their
+    paired difference (a − b: mean, sd, 95% normal interval over hands). Hand k of a session
+    has the same wall in both arms; who deals it follows each arm's play (the dealer stays on a
+    dealer win), so the pairing is by wall."""
+    v = rules if isinstance(rules, Variant) else load_variant(rules)
+    arm_a, arm_b = parse_arm(a, v, policy), parse_arm(b, v, policy)
+    plan = make_plan(hands, sessions, seed)
+    if threads is not None and threads < 1:
+        raise UsageError(f"bad --threads {threads}: expected at least 1")
+    K.set_threads(threads)
+    warm_up(note, results=True)
+    sums: dict[str, np.ndarray] = {}
+    done = 0
+    n = 0
+    interrupted = False
+    t0 = time.perf_counter()
+    try:
+        for _a, seeds, lengths in plan.chunks(CHUNK_SESSIONS):
+            _st, ra = result_chunk(seeds, lengths, arm_a.rv, arm_a.tp, arm_a.bots)
+            _st, rb = result_chunk(seeds, lengths, arm_b.rv, arm_b.tp, arm_b.bots)
+            va, vb = hand_values(ra), hand_values(rb)
+            for k in va:
+                d = va[k] - vb[k]
+                row = np.array([va[k].sum(), vb[k].sum(), d.sum(), (d * d).sum()])
+                sums[k] = sums.get(k, 0) + row
+            n += len(ra)
+            done += int(lengths.sum())
+            if progress is not None:
+                progress(done, plan.hands)
+    except KeyboardInterrupt:
+        interrupted = True
+    dt = time.perf_counter() - t0
+    out = {}
+    for k, (sa, sb, sd, sd2) in sums.items():
+        diff = _mean_f(sd, sd2, n)
+        out[k] = {"a": sa / n, "b": sb / n, "diff": diff}
+    return {
+        "hands": n,
+        "sessions": plan.sessions,
+        "seed": seed,
+        "a": arm_a.describe(),
+        "b": arm_b.describe(),
+        "paired": "same walls and dice per hand (session seeds); the dealer follows each arm",
+        "compare": out,
+        "seconds": round(dt, 3),
+        "hands_per_second": round(2 * n / dt, 1) if dt > 0 else None,
+        "interrupted": interrupted,
+    }
+
+
+def _mean_f(total: float, total2: float, n: int) -> dict:
+    """``_mean`` for float sums."""
+    if n == 0:
+        return {"mean": None, "sd": None, "ci95": None}
+    m = total / n
+    var = max(0.0, total2 / n - m * m) * (n / (n - 1) if n > 1 else 1.0)
+    sd = math.sqrt(var)
+    half = 1.959964 * sd / math.sqrt(n)
+    return {"mean": m, "sd": sd, "ci95": [m - half, m + half]}
 
 
 __all__ = [
     "simulate",
+    "compare",
     "SimResult",
+    "load_policy",
+    "result_chunk",
+    "hand_values",
     "POLICIES",
     "policy_matrix",
     "session_plan",

@@ -398,7 +398,7 @@ def _log_header():
     return {
         "ccmj_log": LOG_VERSION, "seed": 0, "rules": "default", "hands": 2, "sessions": 1,
         "policy": ["baseline"] * 4, "rv": [0] * L.RV_LEN, "tp": [7, 1, 0, 0][: TL.TP_LEN],
-        "bots": [[1, 1, 1, 1, 0]] * 4,
+        "bots": [list(TL.POLICIES["baseline"])] * 4,
     }  # fmt: skip
 
 

@@ -401,8 +401,6 @@ def _discard_shantens(c, tb, sc):
     return best
 
 
-
-
 @njit(cache=True, nogil=True)
 def _useful_fast(c, tb, sc):
     """(shanten, useful mask) of 3k+1 tiles ``c``: ``shanten`` and ``shape.useful_mask`` from

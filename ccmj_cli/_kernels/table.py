@@ -40,6 +40,7 @@ from .table_layout import (
     N_DICE,
     N_WALL,
     P_DECLARED,
+    P_DISC,
     P_FIRST,
     P_PASSED,
     R_DECLARED,
@@ -76,7 +77,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         cur = g[G_CUR]
         if phase == PH_DRAW:
             # a declared player looks at the bao at his draw (the first one rolls for it)
-            if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
+            if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
                 break
             if not can_draw(g, tp, rv):
                 event(ev, g, EV_HUANG, -1, -1, 0, 0)
@@ -133,9 +134,10 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         ps[cur, P_FIRST] = 0
 
         # ---------------- discard (and 报听)
-        d, n_live = choose_discard_at(tab, ws, cur, g[G_DRAWN], rv, tb)
+        d, n_live = choose_discard_at(tab, ws, cur, g[G_DRAWN], bots, rv, tb)
         conc[cur, d] -= 1
         pond[d] += 1
+        ps[cur, P_DISC] |= np.int64(1) << d
         res[R_DISCARDS] += 1
         event(ev, g, EV_DISCARD, cur, d, 0, 0)
         if wants_declare(tab, ws, cur, bots, rv, tb, n_live):
@@ -189,6 +191,35 @@ def run_pieces(rs, dealers, counts, rv, tb, ut, tp, bots, out):
     i's statistics added, so results do not depend on the number of threads."""
     for i in prange(rs.shape[0]):
         play_piece(rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i])
+
+
+@njit(cache=True)
+def result_piece(rs, dealers, i, n, rv, tb, ut, tp, bots, st, results):
+    """``play_piece`` keeping every hand's result vector (rows 0..n-1 of ``results``): the
+    paired comparison and the CSV export."""
+    wall = np.zeros(N_WALL, np.int64)
+    dice = np.zeros(N_DICE, np.int64)
+    ev = np.zeros((1, EV_COLS), np.int64)
+    tab = new_table()
+    ws = new_work(ut)
+    r = rs[i : i + 1]
+    dealer = dealers[i]
+    for h in range(n):
+        deal_hand(r, wall, dice)
+        play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, False, results[h], tab, ws)
+        accumulate(st, results[h])
+        dealer = results[h, R_NEXT_DEALER]
+    dealers[i] = dealer
+
+
+@njit(cache=True, parallel=True)
+def result_pieces(rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, results):
+    """``result_piece`` for every session given, in parallel threads: session i's statistics
+    are added to row i of ``out`` and its hands' results go to rows ``offsets[i]`` on of
+    ``results`` (in order)."""
+    for i in prange(rs.shape[0]):
+        a = offsets[i]
+        result_piece(rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i], results[a:])
 
 
 @njit(cache=True)

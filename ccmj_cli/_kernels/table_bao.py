@@ -132,7 +132,7 @@ def sees_bao(ps, g, s):
 
 
 @njit(cache=True)
-def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
+def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
     """Before the seat on turn draws: a declarer who may look rolls (the first) and looks at the
     bao; 对宝 wins at once. Returns whether the hand is won."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
@@ -154,7 +154,7 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws):
         b = g[G_BAO]
         if rv[RV_BAO_CHANGE] != BAO_CHANGE_OPTIONAL or pond[b] + exposed[b] < 3:
             return False
-        if not wants_bao_change(tab, ws, cur, rv, tb):
+        if not wants_bao_change(tab, ws, cur, bots, rv, tb):
             return False
         event(ev, g, EV_BAO_CHANGE, cur, b, 0, 0)
         g[G_BAO_POS] = -1

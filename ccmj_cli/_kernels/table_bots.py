@@ -15,24 +15,47 @@ legality and waits via ``judge``. A bot only decides *whether to act*, by its kn
 - special kongs (knob K_SPECIAL): every one the starting hand holds;
 - 胡: always, whenever the judgment says the win is legal (knob K_PASS_WIN 1: never on a
   discard, which tests 过水 with);
-- 换宝 (bao_change optional): change a dead bao when its kind is no live legal wait of his.
+
+The knobs after the first four are a policy's weights (0 = off: the baseline never reads them):
+
+- defence (K_FOLD, K_PUSH): once an opponent has declared, a hand K_FOLD or more from tenpai
+  folds: it discards the tile least dangerous to every declared opponent (one he discarded
+  himself first, then the tile with the fewest live wait readings: 两面/边/坎 with both
+  neighbours still unseen, 单调/对碰 with a copy unseen); a hand that can be tenpai discards a
+  dangerous tile only with at least K_PUSH live legal waits after it;
+- value: 飘胡 (K_PIAO) when the concealed tiles hold that many pairs/pungs and no chow is
+  declared: discards for the fewest tiles to an all-pung hand, pungs every pair offered, never
+  chows, and falls back to the shanten policy when the 飘 tenpai has no live legal wait; 门清
+  (K_MENQING): a concealed hand at most that many tiles from tenpai makes no 吃/碰; the tenpai
+  discard (K_WAIT) weighs each live legal wait by what it pays (夹胡 x2, 飘胡 x4); 报听
+  (K_DECLARE_LIVE) only with that many live legal waits;
+- 换宝 when optional (K_BAO_CHANGE, ``wants_bao_change``): a declared seat whose weight allows
+  it changes a dead bao when its kind is no live legal wait of his.
 """
 
 import numpy as np
 
 from .jit import compiled_njit as njit
-from .judge import W_LEGAL, judge_waits, may_declare
-from .layout import N_KINDS, RV_QIDUI
+from .judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits, may_declare
+from .layout import HONOR, MS_CHOWS, MS_CLAIMED, N_KINDS, N_SEATS, RV_QIDUI
 from .policy import choose_discard_value
 from .shape import shanten
 from .table_layout import (
     G_BAO,
+    K_BAO_CHANGE,
     K_CALL,
     K_DECLARE,
+    K_DECLARE_LIVE,
+    K_FOLD,
     K_KONG,
+    K_MENQING,
     K_PASS_WIN,
+    K_PIAO,
+    K_PUSH,
     K_SPECIAL,
+    K_WAIT,
     P_DECLARED,
+    P_DISC,
 )
 from .table_state import (
     bu_kind,
@@ -103,27 +126,224 @@ def passes_shanten(level, sh_before, sh_after):
     return sh_after <= sh_before
 
 
+# ------------------------------------------------------------------ the weights' rules
+@njit(cache=True)
+def piao_need(c, unseen, k):
+    """Tiles the 3k+1 concealed tiles ``c`` still need to be k pungs and a pair (飘胡): pungs
+    held count, a pair with a copy unseen needs one tile, a dead pair can only be the eye, other
+    sets two tiles each; the eye one tile when no pair is left over."""
+    p = 0
+    ql = 0
+    qd = 0
+    for t in range(N_KINDS):
+        n = c[t]
+        if n >= 3:
+            p += 1
+        elif n == 2:
+            if unseen[t] > 0:
+                ql += 1
+            else:
+                qd += 1
+    r = k - p if k > p else 0
+    u = ql if ql < r else r
+    r2 = r - u
+    left = ql - u + qd + (p - k if p > k else 0)
+    return u + 2 * r2 + (0 if left >= 1 else 1)
+
+
+@njit(cache=True)
+def pairs_held(c):
+    """Pairs and pungs among the concealed tiles."""
+    n = 0
+    for t in range(N_KINDS):
+        if c[t] >= 2:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def piao_mode(bots, s, c, ms_s):
+    """K_PIAO: the seat chases 飘胡 (enough pairs/pungs, no chow declared)."""
+    w = bots[s, K_PIAO]
+    return w > 0 and ms_s[MS_CHOWS] == 0 and pairs_held(c) >= w
+
+
+@njit(cache=True)
+def piao_discard(c, unseen, n_tiles):
+    """The discard from 3k+2 tiles ``c`` that leaves the fewest tiles to an all-pung hand; ties:
+    the tile least likely to pair up (fewest unseen copies, then the lowest index). Returns
+    (tile, tiles still needed after it)."""
+    k = (n_tiles - 2) // 3
+    best = -1
+    best_need = 99
+    best_u = 99
+    for t in range(N_KINDS):
+        if c[t] == 0:
+            continue
+        c[t] -= 1
+        need = piao_need(c, unseen, k)
+        c[t] += 1
+        u = unseen[t] + (4 if c[t] >= 2 else 0)  # keep pairs and pungs
+        if need < best_need or (need == best_need and u < best_u):
+            best, best_need, best_u = t, need, u
+    return best, best_need
+
+
+@njit(cache=True)
+def wait_value(c, ms_s, own, unseen, rv, tb, buf, weigh):
+    """(live legal waits, their value) of 3k+1 tiles: each live copy of a legal wait counts 1,
+    or (``weigh``) what it pays: x2 for 夹胡, x4 for 飘胡."""
+    judge_waits(c, ms_s, own, rv, tb, buf)
+    n = 0
+    v = 0
+    for t in range(N_KINDS):
+        if buf[t, W_LEGAL] and unseen[t] > 0:
+            n += unseen[t]
+            m = 1
+            if weigh:
+                if buf[t, W_JIAHU]:
+                    m *= 2
+                if buf[t, W_PIAO]:
+                    m *= 4
+            v += unseen[t] * m
+    return n, v
+
+
+@njit(cache=True)
+def danger(t, s, ps, unseen):
+    """How dangerous discarding t is to the declared opponents of seat s: 0 when none declared
+    or each declared one discarded t himself; else 1 + the live wait readings on t (两面/边/坎
+    with both other tiles unseen, 单调/对碰 with a copy unseen) for each declared opponent."""
+    reads = 0
+    if unseen[t] > 0:
+        reads += 1
+    if t < HONOR:
+        r = t % 9
+        if r >= 2 and unseen[t - 2] > 0 and unseen[t - 1] > 0:
+            reads += 1
+        if r <= 6 and unseen[t + 1] > 0 and unseen[t + 2] > 0:
+            reads += 1
+        if 1 <= r <= 7 and unseen[t - 1] > 0 and unseen[t + 1] > 0:
+            reads += 1
+    d = 0
+    for o in range(N_SEATS):
+        if o != s and ps[o, P_DECLARED] and not (ps[o, P_DISC] >> t & 1):
+            d += 1 + reads
+    return d
+
+
+@njit(cache=True)
+def opponent_declared(ps, s):
+    for o in range(N_SEATS):  # noqa: SIM110 (a plain loop for Numba)
+        if o != s and ps[o, P_DECLARED]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def safest_discard(c, s, ps, unseen, tb):
+    """The fold discard: the least dangerous tile (``danger``); ties: the one leaving the lowest
+    shanten, then the lowest index."""
+    best = -1
+    best_d = 1 << 30
+    best_sh = 99
+    for t in range(N_KINDS):
+        if c[t] == 0:
+            continue
+        d = danger(t, s, ps, unseen)
+        if d > best_d:
+            continue
+        c[t] -= 1
+        sh = shanten(c, tb)
+        c[t] += 1
+        if d < best_d or sh < best_sh:
+            best, best_d, best_sh = t, d, sh
+    return best
+
+
 # ------------------------------------------------------------------ decisions
 @njit(cache=True)
-def choose_discard_at(tab, ws, s, drawn, rv, tb):
+def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
     """(the tile seat s discards, the live legal waits it leaves when that is a standard-form
-    tenpai, else -1). A declared hand discards the tile it drew."""
+    tenpai, else -1). A declared hand discards the tile it drew. The baseline discards by
+    ``policy.choose_discard``; the weights may change the choice (value, then defence)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] and drawn >= 0:
         return drawn, np.int64(-1)  # the hand is locked after 报听
     own_tiles(conc, melded, s, own)
     unseen_by(conc, ankong, pond, exposed, s, unseen)
-    d, _sh, _live, n_live = choose_discard_value(conc[s], ms[s], own, unseen, rv, tb, ut, dscr)
+    c = conc[s]
+    d, sh, _live, n_live = choose_discard_value(c, ms[s], own, unseen, rv, tb, ut, dscr)
+    if bots[s, K_PIAO] and sh > 0 and piao_mode(bots, s, c, ms[s]):
+        n_tiles = 0
+        for t in range(N_KINDS):
+            n_tiles += c[t]
+        dp, need = piao_discard(c, unseen, n_tiles)
+        if need > 1:
+            d, n_live = dp, np.int64(-1)
+        else:  # a 飘 tenpai: only with a live legal wait
+            c[dp] -= 1
+            own[dp] -= 1
+            nl, _v = wait_value(c, ms[s], own, unseen, rv, tb, buf, False)
+            c[dp] += 1
+            own[dp] += 1
+            if nl > 0:
+                d, sh, n_live = dp, np.int64(0), np.int64(judge_waits_live(buf, unseen))
+    if bots[s, K_WAIT] and sh == 0:
+        best_v = -1
+        for t in range(N_KINDS):
+            if c[t] == 0:
+                continue
+            c[t] -= 1
+            if shanten(c, tb) == 0:
+                own[t] -= 1
+                nl, v = wait_value(c, ms[s], own, unseen, rv, tb, buf, True)
+                own[t] += 1
+                if nl > 0 and v > best_v:
+                    best_v = v
+                    d = t
+                    n_live = np.int64(judge_waits_live(buf, unseen))
+            c[t] += 1
+    if (bots[s, K_FOLD] or bots[s, K_PUSH]) and opponent_declared(ps, s):
+        fold = bots[s, K_FOLD] > 0 and sh >= bots[s, K_FOLD]
+        if not fold and sh == 0 and bots[s, K_PUSH] > 0 and danger(d, s, ps, unseen) > 0:
+            c[d] -= 1
+            own[d] -= 1
+            nl, _v = wait_value(c, ms[s], own, unseen, rv, tb, buf, False)
+            c[d] += 1
+            own[d] += 1
+            fold = nl < bots[s, K_PUSH]
+        if fold:
+            f = safest_discard(c, s, ps, unseen, tb)
+            if f != d:
+                d, n_live = f, np.int64(-1)
+                c[d] -= 1
+                if shanten(c, tb) == 0:  # still tenpai after the safe tile: its waits
+                    own[d] -= 1
+                    n_live = np.int64(judge_waits(c, ms[s], own, rv, tb, buf))
+                    own[d] += 1
+                c[d] += 1
     return d, n_live
+
+
+@njit(cache=True)
+def judge_waits_live(buf, unseen):
+    """The legal waits with a live copy in a ``judge_waits`` output (its return value, when
+    ``unseen`` is what the seat cannot see)."""
+    n = 0
+    for t in range(N_KINDS):
+        if buf[t, W_LEGAL] and unseen[t] > 0:
+            n += 1
+    return n
 
 
 @njit(cache=True)
 def wants_declare(tab, ws, s, bots, rv, tb, n_live):
     """报听 after a discard, as soon as the hand is tenpai (a live legal wait) and the rules
-    let it declare (``judge.may_declare``). ``n_live``: the
-    live legal waits the discard policy found, -1 when it did not judge them (not a
-    standard-form tenpai: only a 七对 tenpai may then be one)."""
+    let it declare (``judge.may_declare``); with K_DECLARE_LIVE, only with that many live
+    legal waits. ``n_live``: the live legal waits the discard policy found, -1 when it did not
+    judge them (not a standard-form tenpai: only a 七对 tenpai may then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
@@ -133,9 +353,23 @@ def wants_declare(tab, ws, s, bots, rv, tb, n_live):
     own_tiles(conc, melded, s, own)
     if not may_declare(own, rv):
         return False  # a hand without 幺九 under duanyaojiu_may_declare: false
-    if n_live > 0:
-        return True
-    return judge_waits(conc[s], ms[s], own, rv, tb, buf) > 0
+    if n_live < 0:
+        n_live = judge_waits(conc[s], ms[s], own, rv, tb, buf)
+    if n_live <= 0:
+        return False
+    if bots[s, K_DECLARE_LIVE] > 1:  # live copies of the legal waits, as the seat sees them
+        unseen_by(conc, ankong, pond, exposed, s, unseen)
+        n, _v = wait_value(conc[s], ms[s], own, unseen, rv, tb, buf, False)
+        return n >= bots[s, K_DECLARE_LIVE]
+    return True
+
+
+@njit(cache=True)
+def keeps_menqing(bots, s, c, ms_s, tb):
+    """K_MENQING: a concealed hand this close to tenpai (3k+1 tiles: shanten <= the weight)
+    makes no call."""
+    w = bots[s, K_MENQING]
+    return w > 0 and ms_s[MS_CLAIMED] == 0 and shanten(c, tb) <= w
 
 
 @njit(cache=True)
@@ -146,11 +380,14 @@ def wants_discard_win(bots, s, fan):
 
 
 @njit(cache=True)
-def wants_bao_change(tab, ws, s, rv, tb):
+def wants_bao_change(tab, ws, s, bots, rv, tb):
     """换宝 under bao_change optional (the bao's kind is dead): the declared seat s returns the
-    bao and rolls again unless its kind is a live legal wait of his."""
+    bao and rolls again when its K_BAO_CHANGE weight allows it, unless the bao's kind is a live
+    legal wait of his."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if ps[s, P_DECLARED] == 0 or bots[s, K_BAO_CHANGE] == 0:
+        return False
     b = g[G_BAO]
     own_tiles(conc, melded, s, own)
     judge_waits(conc[s], ms[s], own, rv, tb, buf)
@@ -248,6 +485,10 @@ def wants_pung(tab, ws, s, t, bots, rv, tb):
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
         return False
+    if bots[s, K_PIAO] and piao_mode(bots, s, conc[s], ms[s]):
+        return True  # chasing 飘: every pair offered becomes a pung
+    if bots[s, K_MENQING] and keeps_menqing(bots, s, conc[s], ms[s], tb):
+        return False
     own_tiles(conc, melded, s, own2)
     own2[t] += 1
     for i in range(N_KINDS):
@@ -273,6 +514,10 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
+        return -1
+    if bots[s, K_PIAO] and piao_mode(bots, s, conc[s], ms[s]):
+        return -1  # a chow ends 飘
+    if bots[s, K_MENQING] and keeps_menqing(bots, s, conc[s], ms[s], tb):
         return -1
     # the chows the hand can make on d (their first tiles: up to three)
     n_opt = 0

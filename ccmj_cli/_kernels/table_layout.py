@@ -54,7 +54,8 @@ P_WAITS = 7  # the structural waits of the seat's last 3k+1 concealed hand (a ca
 P_WKEY = 8  # ... and that hand's key (2 slots) and declared sets
 P_WSETS = 10
 P_PASSED = 11  # 过水: the fan of the best discard win the seat passed since his last draw (-1)
-P_LEN = 12
+P_DISC = 12  # bitmask of the tile kinds the seat has discarded this hand (defence reads it)
+P_LEN = 13
 
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
@@ -76,13 +77,29 @@ BAO_CHANGE_OPTIONAL = 1
 SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
 SPECIAL_FIRST_TURN = 1  # the first discard turn: the first drawn tile may complete one
 
-# --- bot knobs, one row per seat: bots[seat, K_*]
+# --- bot knobs (a policy's weights), one row per seat: bots[seat, K_*]; 0 = off for the new
+# ones, so a row of the first four knobs (the baseline's) plays exactly as before they existed
 K_CALL = 0  # 吃/碰: 0 never, 1 when it lowers shanten (baseline), 2 when it does not raise it
 K_KONG = 1  # 明杠/暗杠/加杠/补: 0 never, 1 when it does not raise shanten (baseline)
-K_DECLARE = 2  # 报听: 0 never, 1 as soon as tenpai after a discard (baseline)
+K_DECLARE = 2  # 报听: 0 never, 1 when a discard leaves it tenpai (baseline)
 K_SPECIAL = 3  # special kongs from the starting hand: 0 never, 1 always (baseline)
-K_PASS_WIN = 4  # 胡 on a discard: 0 always win (every policy), 1 pass every one (tests: 过水)
-N_KNOBS = 5
+K_DECLARE_LIVE = 4  # 报听 only with at least this many live legal waits (0 or 1: any)
+K_FOLD = 5  # defence: once an opponent has declared, a hand this many or more tiles from tenpai
+#             (shanten >= K_FOLD) folds; 0 never folds
+K_PUSH = 6  # defence: a hand that can be tenpai discards a dangerous tile only with at least
+#             this many live legal waits after it, else folds (0: always pushes)
+K_PIAO = 7  # value: chase 飘胡 when the concealed tiles hold this many pairs/pungs (no chow
+#             declared); 0 never
+K_MENQING = 8  # value: a concealed hand at most this shanten makes no 吃/碰 (keeps 门清); 0 off
+K_WAIT = 9  # value: the tenpai discard weighs each live legal wait by what it pays (夹 x2, 飘 x4)
+K_BAO_CHANGE = 10  # 换宝 when the variant makes it optional: 1 a declared seat asks for it, 0 never
+K_PASS_WIN = 11  # 胡 on a discard: 0 always win (every policy), 1 pass every one (tests: 过水)
+N_KNOBS = 12
+KNOB_NAMES = (
+    "call", "kong", "declare", "special", "declare_min_live", "fold_shanten", "push_min_live",
+    "piao_pairs", "menqing_shanten", "value_waits", "bao_change", "pass_win",
+)  # fmt: skip
+KNOB_MAX = (2, 1, 1, 1, 20, 8, 20, 7, 8, 1, 1, 1)
 
 # --- events (one row per event: kind, seat, tile, a, b)
 EV_DRAW = 0  # seat drew tile from the wall's head
@@ -167,14 +184,23 @@ S_DECLARED = 50  # player-hands with 报听
 S_DISCARDER_PAY = 51  # sum of the discarder's payout on discard wins
 S_DISCARD_WINS = 52
 S_DISCARDER_PAY2 = 53  # sum of its squares
-S_LEN = 56
+S_DEALIN = 56  # 4 seats: hands where the seat discarded the winning tile (点炮, 抢杠胡 included)
+S_DEALT = 60  # 4 seats: hands the seat dealt
+S_SEAT_METHOD = 64  # 4 seats x 4 HOW_*: the seat's wins by method (index 4 * seat + how)
+S_SEAT_DECLARED = 80  # 4 seats: hands where the seat declared (报听)
+S_LEN = 84
 
-# the bot policies: knob rows (K_CALL, K_KONG, K_DECLARE, K_SPECIAL, K_PASS_WIN)
+# the bot policies: weight presets (KNOB_NAMES order; a policy file sets them by name)
 POLICIES = {
-    "baseline": (1, 1, 1, 1, 0),  # call when it lowers shanten, kong when no worse, declare, ...
-    "aggressive": (2, 1, 1, 1, 0),  # call whenever it does not raise shanten
-    "closed": (0, 1, 1, 1, 0),  # never 吃/碰 (keeps 门清)
-    "silent": (1, 1, 0, 1, 0),  # never 报听 (so never uses the bao)
-    "nokong": (1, 0, 1, 0, 0),  # no kongs, no 补, no special kongs
+    "baseline": (1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0),  # call when it lowers shanten, kong when no
+    #                                                  worse, declare at tenpai, specials
+    "aggressive": (2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0),  # call whenever it does not raise shanten
+    "closed": (0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0),  # never 吃/碰 (keeps 门清)
+    "silent": (1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0),  # never 报听 (so never uses the bao)
+    "nokong": (1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0),  # no kongs, no 补, no special kongs
+    "defence": (1, 1, 1, 1, 0, 2, 2, 0, 0, 0, 1, 0),  # folds two or more from tenpai after a 报听
+    "value": (1, 1, 1, 1, 2, 0, 0, 5, 1, 1, 1, 0),  # 飘, 门清 near tenpai, 夹 waits, declares on 2+
+    "strong": (1, 1, 1, 1, 2, 0, 0, 0, 0, 1, 1, 0),  # value waits, 报听 on 2+ live copies: the
+    #                                                best mix measured against the baseline
 }
-POLICY_HELP = ", ".join(POLICIES)
+POLICY_HELP = ", ".join(POLICIES) + ", or a policy file (.yaml)"

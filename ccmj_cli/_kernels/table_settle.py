@@ -72,6 +72,8 @@ from .table_layout import (
     S_DEALER_PAY,
     S_DEALER_PAY2,
     S_DEALER_WINS,
+    S_DEALIN,
+    S_DEALT,
     S_DECLARED,
     S_DISCARD_WINS,
     S_DISCARDER_PAY,
@@ -91,6 +93,8 @@ from .table_layout import (
     S_PAY2,
     S_PIAO,
     S_ROBBED,
+    S_SEAT_DECLARED,
+    S_SEAT_METHOD,
     S_WINS,
 )
 from .table_state import event
@@ -255,6 +259,7 @@ def accumulate(st, res):
         st[S_DRAWS] += 1
     else:
         st[S_WINS + w] += 1
+        st[S_SEAT_METHOD + 4 * w + res[R_HOW]] += 1
         if w == dealer:
             st[S_DEALER_WINS] += 1
         st[S_METHOD + res[R_HOW]] += 1
@@ -268,6 +273,7 @@ def accumulate(st, res):
             dp = res[R_PAY + res[R_DISCARDER]]
             st[S_DISCARDER_PAY] += dp
             st[S_DISCARDER_PAY2] += dp * dp
+            st[S_DEALIN + res[R_DISCARDER]] += 1
     for s in range(N_SEATS):
         p = res[R_PAY + s]
         st[S_PAY + s] += p
@@ -278,6 +284,8 @@ def accumulate(st, res):
             st[S_KONG_MONEY] += k
         if res[R_DECLARED] >> s & 1:
             st[S_DECLARED] += 1
+            st[S_SEAT_DECLARED + s] += 1
+    st[S_DEALT + dealer] += 1
     p = res[R_PAY + dealer]
     st[S_DEALER_PAY] += p
     st[S_DEALER_PAY2] += p * p

@@ -8,8 +8,9 @@ import typer
 
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..errors import UsageError
-from ..output import render_replay, render_simulate
+from ..output import render_compare, render_replay, render_simulate
 from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
+from .files import output_file
 
 EXIT_INTERRUPTED = 130  # Ctrl-C: the statistics of the hands finished are printed, then this code
 
@@ -91,6 +92,21 @@ def register(app: typer.Typer):
             str | None,
             typer.Option(help="Write every hand as a JSON line to FILE (slower; for replay)."),
         ] = None,
+        csv: Annotated[
+            str | None,
+            typer.Option(
+                help="Write one CSV row per hand to FILE (dealer, winner, method, fan items, "
+                "payments, kong money)."
+            ),
+        ] = None,
+        compare: Annotated[
+            tuple[str, str] | None,
+            typer.Option(
+                help="Compare two arms on the same walls: A B, each a policy line-up (as "
+                "--policy) or rules:FILE (a variant file, with --policy's bots); reports "
+                "each statistic's paired difference A − B with its 95% CI.",
+            ),
+        ] = None,
         progress: Annotated[
             bool, typer.Option(help="Progress bar on stderr (when it is a terminal).")
         ] = True,
@@ -113,14 +129,38 @@ def register(app: typer.Typer):
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
         bar = _Bar(progress)
+        if compare is not None:
+            if log is not None or csv is not None or scheduler is not None:
+                raise UsageError("--compare runs on this machine: no --log, --csv or --scheduler")
+            from .. import simulate as S
+
+            try:
+                d = S.compare(
+                    compare[0], compare[1], hands=hands, sessions=sessions, seed=seed, rules=v,
+                    policy=policy, threads=threads, progress=bar, note=_note,
+                )  # fmt: skip
+            finally:
+                bar.close()
+            emit(d, json, render_compare)
+            if d["interrupted"]:
+                raise typer.Exit(EXIT_INTERRUPTED)
+            return
         try:
             from .. import simulate as S
 
-            r = S.simulate(
-                hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
-                threads=threads, scheduler=scheduler, log=log, progress=bar, workers=workers,
-                note=_note,
-            )  # fmt: skip
+            if csv is not None:
+                with output_file(csv) as f:
+                    r = S.simulate(
+                        hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
+                        threads=threads, scheduler=scheduler, log=log, progress=bar,
+                        workers=workers, note=_note, csv=f,
+                    )  # fmt: skip
+            else:
+                r = S.simulate(
+                    hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
+                    threads=threads, scheduler=scheduler, log=log, progress=bar, workers=workers,
+                    note=_note,
+                )  # fmt: skip
         except KeyboardInterrupt:  # (before the first hand: nothing to report)
             bar.close()
             typer.echo("interrupted", err=True)

@@ -13,6 +13,7 @@ from ccmj_cli import odds as O
 from ccmj_cli._kernels.layout import MS_LEN
 from ccmj_cli._kernels.policy import choose_discard, choose_discard_memo, new_memo
 from ccmj_cli._kernels.tables import tables
+from ccmj_cli._kernels.useful import useful_tables
 from ccmj_cli.errors import HandError, UsageError
 from ccmj_cli.rules import load_variant
 
@@ -321,7 +322,8 @@ def test_policy_matches_the_documented_rule_with_and_without_memo():
     for c, view in states + states:  # twice: the second pass answers from the memo
         own = c.copy()
         want = _policy_reference(c, view)
-        assert choose_discard(c.copy(), ms, own.copy(), view, rv, tb) == want, (c, view)
+        got = choose_discard(c.copy(), ms, own.copy(), view, rv, tb, useful_tables())
+        assert got == want, (c, view)
         got = choose_discard_memo(c.copy(), ms, own.copy(), view, rv, tb, wbuf, memo, shs)
         assert got == want, (c, view)
     assert len(memo) > 0

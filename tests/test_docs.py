@@ -56,7 +56,12 @@ FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 SYNOPSIS = re.compile(r"\b[A-Z]{3,}\b|\[--")
 # Examples not run as written, with the reason. The hand counts only change how long a run
 # takes (the same code runs); a remote Dask cluster is not there in a test run.
-SCALED = {"-n 200000 ": "-n 2000 "}
+SCALED = {
+    "-n 200000 ": "-n 2000 ",
+    "-n 20000 ": "-n 1000 ",
+    "-n 10000 ": "-n 1000 ",
+    "--hands 10000 ": "--hands 1000 ",
+}
 NOT_RUN = {"tcp://10.0.0.5:8786": "needs a running Dask cluster at that address"}
 MASKS = [(re.compile(r"[\d,.]+ trials/s"), "<rate> trials/s")]
 

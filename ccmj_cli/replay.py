@@ -146,13 +146,13 @@ def _log_calls(plan):
 def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.ndarray, bool]:
     """Play the run recording every hand, and write them as JSON lines in order; returns the
     merged statistics row and whether Ctrl-C ended it early (the lines written are whole)."""
+    from .cli.files import output_file  # (no typer there: the atomic writer of every output)
+
     st = np.zeros(TL.S_LEN, np.int64)
-    try:
-        f = open(path, "w", encoding="utf-8")  # noqa: SIM115
-    except OSError as e:
-        raise UsageError(f"cannot write log '{path}': {e.strerror}") from None
     k = 0
-    with f:
+    # written to a temporary file and moved over ``path`` when the run ends (a Ctrl-C keeps the
+    # whole hands played so far): an existing log is never left half overwritten
+    with output_file(path) as f:
         header = {
             "ccmj_log": LOG_VERSION, "seed": plan.seed, "rules": v.name, "hands": plan.hands,
             "sessions": plan.sessions, "policy": names, "rv": [int(x) for x in rv],

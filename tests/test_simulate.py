@@ -292,3 +292,24 @@ def test_cli_limits_are_one_line_errors(args, msg):
     r = runner.invoke(app, ["simulate", "--no-progress", *args])
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith(f"error: {msg}") and len(r.stderr.strip().splitlines()) == 1
+
+
+# --- --log is made whole or not at all (a temporary file moved into place) ---------------------
+
+
+def test_log_replaces_an_existing_file_whole(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hands.jsonl").write_text("an older log\n", encoding="utf-8")
+    r = runner.invoke(app, ["simulate", "-n", "3", "--seed", "1", "--log", "hands.jsonl"])
+    assert r.exit_code == 0, r.output
+    lines = (tmp_path / "hands.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["hands"] == 3 and len(lines) == 4  # the header and three hands
+    assert [p.name for p in tmp_path.iterdir()] == ["hands.jsonl"]  # no temporary file left
+
+
+def test_log_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["simulate", "-n", "3", "--log", "missing/h.jsonl"])
+    assert r.exit_code == 2
+    assert "error: cannot write 'missing/h.jsonl'" in r.output
+    assert list(tmp_path.iterdir()) == []

@@ -1,30 +1,31 @@
-"""The ``ccmj`` console script: Ctrl-C while the command line is still loading ends quietly
-(one line on stderr, exit 130) instead of a traceback from the middle of an import; and the
-exit skips the interpreter's last garbage collection over the compiled kernels' objects (it
-cost about a second after every command that ran compiled kernels)."""
+"""The ``ccmj`` console script. Ctrl-C is handled the one way described in ``interrupts``
+(never a traceback from the middle of an import). The process ends with ``os._exit`` once the
+command is done and its output flushed: the interpreter's shutdown would collect every object
+of the compiled kernels (about a second), and it puts back the default SIGINT action, so a
+Ctrl-C arriving then would kill the process (exit -2) instead of ending it with exit 130."""
 
-import gc
+import contextlib
 import os
-import signal
 import sys
 
-EXIT_INTERRUPTED = 130
-
-
-def _while_loading(signum, frame):
-    try:
-        sys.stderr.write("INTERRUPTED while starting: nothing computed yet\n")
-        sys.stderr.flush()
-    finally:
-        os._exit(EXIT_INTERRUPTED)
+from . import interrupts
 
 
 def main():
-    signal.signal(signal.SIGINT, _while_loading)
+    interrupts.install()
     from .cli import main as cli_main
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # commands handle Ctrl-C their way
     try:
         cli_main()
-    finally:
-        gc.freeze()  # nothing is collected at exit: the process ends anyway
+        code = 0
+    except SystemExit as e:  # typer ends every command this way
+        code = e.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe (`| head`), or stream
+            stream.flush()
+    os._exit(code)

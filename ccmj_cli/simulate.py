@@ -327,7 +327,7 @@ def check_scheduler(scheduler: str, workers: int) -> None:
         )
 
 
-def _run_dask(plan, rv, tp, bots, scheduler, progress, workers):
+def _run_dask(plan, rv, tp, bots, scheduler, progress, workers, ready=None):
     """(statistics, interrupted) from Dask tasks of CHUNK_SESSIONS sessions, a bounded number
     in flight (memory does not grow with the run)."""
     try:
@@ -345,6 +345,8 @@ def _run_dask(plan, rv, tp, bots, scheduler, progress, workers):
             client = Client(scheduler, timeout=10)
         except (OSError, ValueError, TypeError) as e:
             raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    if ready is not None:
+        ready()
     st = np.zeros(TL.S_LEN, np.int64)
     try:
         n_workers = len(client.scheduler_info().get("workers", {})) or workers
@@ -502,6 +504,7 @@ def simulate(
     workers: int = 2,
     note: Callable[[str], None] | None = None,
     csv=None,
+    ready: Callable[[], None] | None = None,
 ) -> SimResult:
     """Simulate ``hands`` complete hands with four bots; identical results for the same seed.
 
@@ -512,6 +515,8 @@ def simulate(
     first run compiles the engine, outside the timing). Memory does not grow with ``hands``.
     Ctrl-C ends the run early: the result holds the hands finished (``interrupted``).
     ``csv``: a text stream that gets one CSV row per hand (``CSV_COLUMNS``; local threads only).
+    ``ready()`` is called once the engine is loaded, as the hands start (the ``ccmj`` command
+    lets Ctrl-C through from then on).
     """
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     names, bots = policy_matrix(policy)
@@ -537,6 +542,8 @@ def simulate(
     if scheduler is None:
         K.set_threads(threads)
         warm_up(note, log=log is not None, results=csv is not None)  # time the play only
+        if ready is not None:
+            ready()
     t0 = time.perf_counter()
     if log is not None:
         from .replay import write_log
@@ -554,7 +561,7 @@ def simulate(
 
         st, stopped = _run_results(plan, rv, tp, bots, advance, write)
     elif scheduler:
-        st, stopped = _run_dask(plan, rv, tp, bots, scheduler, advance, workers)
+        st, stopped = _run_dask(plan, rv, tp, bots, scheduler, advance, workers, ready)
     else:
         st, stopped = _run_local(plan, rv, tp, bots, advance)
     dt = time.perf_counter() - t0
@@ -655,13 +662,13 @@ def compare(
     a: str, b: str, hands: int = 10_000, sessions: int | None = None, seed: int = 0,
     rules: Variant | str | None = None, policy: str | None = "baseline", threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
-    note: Callable[[str], None] | None = None,
+    note: Callable[[str], None] | None = None, ready: Callable[[], None] | None = None,
 ) -> dict:  # fmt: skip
     """Play the same hands (the same session seeds: the same walls and dice per hand) under
     arms ``a`` and ``b`` and report each arm's value of every ``hand_values`` quantity and their
     paired difference (a − b: mean, sd, 95% normal interval over hands). Hand k of a session
     has the same wall in both arms; who deals it follows each arm's play (the dealer stays on a
-    dealer win), so the pairing is by wall."""
+    dealer win), so the pairing is by wall. ``ready()``: as in ``simulate``."""
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     arm_a, arm_b = parse_arm(a, v, policy), parse_arm(b, v, policy)
     plan = make_plan(hands, sessions, seed)
@@ -669,6 +676,8 @@ def compare(
         raise UsageError(f"bad --threads {threads}: expected at least 1")
     K.set_threads(threads)
     warm_up(note, results=True)
+    if ready is not None:
+        ready()
     sums: dict[str, np.ndarray] = {}
     done = 0
     n = 0

@@ -6,48 +6,27 @@ import math
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from sigint import ROOT, ccmj, interrupt_after
 
-ROOT = Path(__file__).resolve().parent.parent
 TANKI = "123m456p789s1112s"
 LONG = ["odds", TANKI, "--declare", "--trials", "100000000", "--threads", "2"]
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT and /proc are POSIX")
 
 
-def _cmd(*args):
-    return [sys.executable, "-m", "ccmj_cli", *args]
-
-
 @pytest.fixture(scope="module", autouse=True)
 def warm():
     """Load (or compile, on a first run) the kernels once, so the timings below are warm."""
-    subprocess.run(_cmd("odds", TANKI, "--declare", "-t", "2000", "-n", "3"), cwd=ROOT,
+    subprocess.run(ccmj("odds", TANKI, "--declare", "-t", "2000", "-n", "3"), cwd=ROOT,
                    check=True, capture_output=True, timeout=1800)  # fmt: skip
 
 
-def interrupt_after(delay: float, *extra):
-    """Start the long run, send SIGINT after ``delay`` seconds; (exit code, stdout, stderr,
-    seconds from the signal to the exit)."""
-    p = subprocess.Popen(_cmd(*LONG, *extra), cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)  # fmt: skip
-    time.sleep(delay)
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    try:
-        out, err = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        pytest.fail("odds did not stop within 30 s of SIGINT")
-    return p.returncode, out, err, time.monotonic() - t0
-
-
 def test_sigint_while_starting_stops_at_once():
-    code, out, err, took = interrupt_after(0.3)
+    code, out, err, took = interrupt_after(0.3, *LONG)
     assert code == 130, (out, err)
     assert "INTERRUPTED" in out + err and "Traceback" not in err
     assert took < 1.0  # within a second
@@ -59,7 +38,7 @@ def test_sigint_while_starting_stops_at_once():
 
 def test_sigint_while_running_prints_the_estimate_so_far():
     for delay in (2, 4, 8, 16):  # (a loaded machine may take longer than 2 s to start)
-        code, out, err, took = interrupt_after(delay, "--json")
+        code, out, err, took = interrupt_after(delay, *LONG, "--json")
         assert code == 130, (out, err)
         assert "INTERRUPTED" in err and "Traceback" not in err
         assert took < 1.0  # within a second
@@ -85,7 +64,7 @@ def _rss_mb(pid: int) -> float:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 def test_memory_does_not_grow_with_trials_and_no_progress_on_a_pipe():
     # the largest --trials allowed: the chunks are made as they run, a few at a time
-    args = _cmd("odds", TANKI, "--declare", "--trials", "1000000000", "--threads", "2")
+    args = ccmj("odds", TANKI, "--declare", "--trials", "1000000000", "--threads", "2")
     p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)  # fmt: skip
     try:

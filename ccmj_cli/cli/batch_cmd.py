@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from .. import interrupts
 from ..errors import EXIT_BATCH_ERRORS, UsageError
 from .common import RulesOpt, handles_errors, stdin_stream, variant
 from .files import bounded, output_file, refuse_same_file
@@ -116,6 +117,10 @@ def register(app: typer.Typer):
         v = variant(rules)
         refuse_same_file(file, output)  # before anything is read or written
         to_stdout = output is None or output == "-"
+        interrupts.say_when_interrupted(
+            "INTERRUPTED before the end of the input: "
+            + ("the output is incomplete" if to_stdout else f"'{output}' was left as it was")
+        )
         with contextlib.ExitStack() as stack:
             dst = sys.stdout if to_stdout else stack.enter_context(output_file(output))
             src = _open_in(file)

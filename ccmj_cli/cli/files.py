@@ -21,6 +21,7 @@ import stat
 import sys
 import tempfile
 
+from .. import interrupts
 from ..errors import UsageError
 
 
@@ -90,6 +91,7 @@ def output_file(path: str):
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     except OSError as e:
         raise UsageError(f"cannot write '{path}': {e.strerror}") from None
+    interrupts.writing(tmp)
     try:
         with open(fd, "w", newline="", encoding="utf-8") as f:
             yield f
@@ -105,6 +107,8 @@ def output_file(path: str):
         if isinstance(e, OSError):
             raise UsageError(f"cannot write '{path}': {e.strerror or e}") from None
         raise
+    finally:
+        interrupts.written(tmp)
 
 
 def _umask() -> int:

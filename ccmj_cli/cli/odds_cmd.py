@@ -1,7 +1,5 @@
 """ccmj odds: exact and Monte Carlo odds of winning from a hand, per discard for 14 tiles."""
 
-import os
-import signal
 import sys
 import threading
 import time
@@ -9,10 +7,10 @@ from typing import Annotated
 
 import typer
 
+from .. import interrupts
+from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: what is known is printed first
 from ..output import render_odds, to_json
 from .common import JsonOpt, PlotOpt, RulesOpt, VisibleOpt, handles_errors, variant
-
-EXIT_INTERRUPTED = 130  # Ctrl-C: the estimate so far is printed, then this code
 
 
 class _Bar:
@@ -45,30 +43,6 @@ class _Bar:
     def close(self):
         if self.bar is not None:
             self.bar.stop()
-
-
-class _CtrlC:
-    """Ctrl-C during `odds`: while the kernels load nothing is known, so it ends at once (exit
-    130); once the work has started it asks the run to stop (``event``), which prints what is
-    known, marked INTERRUPTED; a second Ctrl-C ends at once."""
-
-    def __init__(self):
-        self.event = threading.Event()
-        self.live = False
-
-    def ready(self):
-        self.live = True
-
-    def __call__(self, signum, frame):
-        if self.live and not self.event.is_set():
-            self.event.set()
-            return
-        what = "while starting: nothing computed yet" if not self.live else "again: stopping now"
-        try:
-            sys.stderr.write(f"INTERRUPTED {what}\n")
-            sys.stderr.flush()
-        finally:
-            os._exit(EXIT_INTERRUPTED)
 
 
 HandArg = Annotated[
@@ -167,11 +141,9 @@ def register(app: typer.Typer):
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
-        bar = _Bar()
-        ctrl_c = _CtrlC()
-        in_main = threading.current_thread() is threading.main_thread()
-        old = signal.signal(signal.SIGINT, ctrl_c) if in_main else None
         mode = True if exact else (False if trials is not None else None)
+        bar = _Bar()
+        stop = threading.Event()  # Ctrl-C once the work has started: stop, print what is known
         try:
             from .. import odds as O  # kernels load only when the command runs
 
@@ -179,12 +151,11 @@ def register(app: typer.Typer):
                 hand, visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
                 declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,
                 exact=mode, objective=objective, moves=moves, rules=v, progress=bar,
-                stop=ctrl_c.event, ready=ctrl_c.ready,
+                stop=stop, ready=lambda: interrupts.work_started(stop.set),
             )  # fmt: skip
         finally:
+            interrupts.work_ended()
             bar.close()
-            if in_main:
-                signal.signal(signal.SIGINT, old)
         d = report.to_dict()
         typer.echo(to_json(d) if json else render_odds(d))
         if plot:

@@ -6,13 +6,19 @@ from typing import Annotated
 
 import typer
 
+from .. import interrupts
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..errors import UsageError
+from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: the hands finished are reported first
 from ..output import render_compare, render_replay, render_simulate
 from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
 from .files import output_file
 
-EXIT_INTERRUPTED = 130  # Ctrl-C: the statistics of the hands finished are printed, then this code
+
+def _nothing_finished():
+    """Ctrl-C before any hand finished: one line, exit 130 (no empty statistics)."""
+    typer.echo("INTERRUPTED before the first hands finished: nothing to report", err=True)
+    raise typer.Exit(EXIT_INTERRUPTED)
 
 
 class _Bar:
@@ -138,9 +144,13 @@ def register(app: typer.Typer):
                 d = S.compare(
                     compare[0], compare[1], hands=hands, sessions=sessions, seed=seed, rules=v,
                     policy=policy, threads=threads, progress=bar, note=_note,
+                    ready=interrupts.work_started,
                 )  # fmt: skip
             finally:
+                interrupts.work_ended()
                 bar.close()
+            if d["interrupted"] and not d["hands"]:
+                _nothing_finished()
             emit(d, json, render_compare)
             if d["interrupted"]:
                 raise typer.Exit(EXIT_INTERRUPTED)
@@ -153,20 +163,21 @@ def register(app: typer.Typer):
                     r = S.simulate(
                         hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
                         threads=threads, scheduler=scheduler, log=log, progress=bar,
-                        workers=workers, note=_note, csv=f,
+                        workers=workers, note=_note, csv=f, ready=interrupts.work_started,
                     )  # fmt: skip
             else:
                 r = S.simulate(
                     hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
                     threads=threads, scheduler=scheduler, log=log, progress=bar, workers=workers,
-                    note=_note,
+                    note=_note, ready=interrupts.work_started,
                 )  # fmt: skip
-        except KeyboardInterrupt:  # (before the first hand: nothing to report)
-            bar.close()
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except KeyboardInterrupt:  # (in-process callers: Ctrl-C before the first hand)
+            _nothing_finished()
         finally:
+            interrupts.work_ended()
             bar.close()
+        if r.interrupted and not r.hands:
+            _nothing_finished()
         if r.hands:
             d = r.to_dict()
             emit(d, json, render_simulate)

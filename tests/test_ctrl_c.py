@@ -1,0 +1,61 @@
+"""Ctrl-C at any moment ends ``ccmj`` cleanly: exit 130, one line on stderr that says so, no
+traceback, no hang, no process killed by the signal, and an output file left as it was (no
+temporary file beside it). Swept over the start-up, where imports and Numba's kernel loading
+are under way (a KeyboardInterrupt there once hung the process or killed it at exit)."""
+
+import os
+import subprocess
+
+import pytest
+from sigint import ROOT, ccmj, interrupt_after
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
+
+SIMULATE = ["simulate", "--hands", "100000000", "--seed", "1", "--json"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm():
+    """Load (or compile, on a first run) the kernels used below, so the sweep sees a warm start."""
+    subprocess.run(ccmj("simulate", "-n", "20", "--seed", "1"), cwd=ROOT, check=True,
+                   capture_output=True, timeout=3600)  # fmt: skip
+    subprocess.run(ccmj("batch", "examples/wins.csv"), cwd=ROOT, capture_output=True,
+                   timeout=3600)  # fmt: skip
+
+
+def assert_one_clean_line(code, out, err):
+    assert code == 130, (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("INTERRUPTED"), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("delay", [round(0.1 * k, 1) for k in range(1, 16)])
+def test_simulate_at_any_moment_of_its_start(delay):
+    code, out, err, took = interrupt_after(delay, *SIMULATE, timeout=20)
+    assert took < 1.0
+    if out.strip():  # the hands had started: the statistics, then a line saying so
+        assert code == 130 and '"interrupted": true' in out
+        assert err.strip().splitlines()[-1].startswith("interrupted:")
+    else:
+        assert_one_clean_line(code, out, err)
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory):
+    """400,000 rows: tens of seconds of scoring."""
+    path = tmp_path_factory.mktemp("batch") / "wins.csv"
+    row = "123m456p789s1123s,1s,self,E,,,1\n"
+    path.write_text("hand,win,how,seat,from,bao,base\n" + row * 400_000)
+    return path
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.6, 1.2, 2.5])
+def test_batch_leaves_the_output_file_as_it_was(big_csv, tmp_path, delay):
+    out_file = tmp_path / "out.csv"
+    out_file.write_text("the old output\n")
+    code, out, err, took = interrupt_after(delay, "batch", str(big_csv), "-o", str(out_file))
+    assert_one_clean_line(code, out, err)
+    assert took < 1.0
+    assert out_file.read_text() == "the old output\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]  # no temporary file left

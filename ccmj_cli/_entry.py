@@ -23,9 +23,19 @@ def main():
     if code is None:
         code = 0
     elif not isinstance(code, int):
-        sys.stderr.write(f"{code}\n")
+        if sys.stderr is not None:
+            sys.stderr.write(f"{code}\n")
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe (`| head`), or stream
-            stream.flush()
+    try:
+        if sys.stdout is not None:  # (None: the process was started with it closed)
+            sys.stdout.flush()
+    except (BrokenPipeError, ValueError):  # the reader went away (`| head`), or it is closed
+        pass
+    except OSError as e:  # (the commands flush their own output: this is a last guard)
+        if sys.stderr is not None:
+            sys.stderr.write(f"error: cannot write the output: {e.strerror or e}\n")
+        code = code or 2
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
     os._exit(code)

@@ -561,22 +561,7 @@ def _prepare_chunk_python(part, width, idx, v, rv, tb, buf, as_json, columns, co
     present = [i for i in opt_cols if i is not None]
     pick = operator.itemgetter(*present) if present else (lambda row: ())
     slots = [present.index(i) if i is not None else None for i in opt_cols]
-    errors: list[str | None] = [None] * n
-    if isinstance(part[-1], Unreadable):  # (only ever the last row read)
-        errors[-1] = part[-1].error
-    if not "".join(itertools.chain.from_iterable(part)).isascii():
-        for i, row in enumerate(part):
-            err = _bad_bytes(row)
-            if err is not None:
-                errors[i] = err
-                part[i] = [_clean(x) for x in row]
-    for i, row in enumerate(part):
-        if len(row) != width:
-            if len(row) > width and errors[i] is None:
-                errors[i] = f"row has {len(row)} cells, the header {width}"
-                part[i] = row[:width]
-            else:
-                part[i] = row + [""] * (width - len(row))
+    errors = _mark_row_errors(part, width)
     keys = list(map(pick, part)) if len(present) != 1 else [(pick(row),) for row in part]
     get = _OPTS.get
     opts: list = list(map(get, keys))

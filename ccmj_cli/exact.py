@@ -27,8 +27,8 @@ from ._kernels import exact as K
 from ._kernels import layout as L
 from ._kernels import legal as LG
 from ._kernels.tables import tables
-from .errors import HandError, UsageError
-from .hand import unseen_counts
+from .errors import UsageError
+from .hand import hand_to_play, unseen_counts
 from .rules import Variant, load_variant
 
 DEFAULT_DRAWS = 17  # a whole hand, as `ccmj odds`
@@ -236,17 +236,8 @@ def analyze(
         raise UsageError(f"bad --objective '{objective}': expected win or payment")
     if moves not in MOVES:
         raise UsageError(f"bad --moves '{moves}': expected useful or all")
-    if isinstance(hand, T.Hand):
-        h, text = hand, T.format_hand(hand)
-    else:
-        h, text = T.parse_hand(hand, v.meld_rules), hand
+    h, text = hand_to_play(hand, v, "the analysis")
     k = 4 - h.n_sets
-    if h.n_concealed not in (3 * k + 1, 3 * k + 2):
-        melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""
-        raise HandError(
-            f"bad hand '{text.strip()}': the analysis needs {3 * k + 1} or {3 * k + 2} "
-            f"concealed tiles{melds}, got {h.n_concealed}"
-        )
     unseen = unseen_counts(h, visible, text)
     meld_own = (h.own_counts().astype(np.int64) - h.concealed).astype(np.uint8)
     vis = 4 - unseen - h.own_counts().astype(np.int64)

@@ -88,6 +88,21 @@ def _hand(hand: T.Hand | str, variant: Variant) -> tuple[T.Hand, str]:
     return T.parse_hand(hand, variant.meld_rules), hand
 
 
+def hand_to_play(hand: T.Hand | str, variant: Variant, who: str) -> tuple[T.Hand, str]:
+    """(hand, its text) for ``odds``/the exact analysis: 3k+1 concealed tiles (a hand that
+    has discarded) or 3k+2 (one that is to discard) beside k declared sets; ``who`` names the
+    command in the error."""
+    h, text = _hand(hand, variant)
+    k = 4 - h.n_sets
+    if h.n_concealed not in (3 * k + 1, 3 * k + 2):
+        melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""
+        raise HandError(
+            f"bad hand '{text.strip()}': {who} needs {3 * k + 1} or {3 * k + 2} concealed "
+            f"tiles{melds}, got {h.n_concealed}"
+        )
+    return h, text
+
+
 def visible_counts(visible: str | list[int] | None) -> np.ndarray:
     """Counts (int64[34]) of tiles seen elsewhere: discards, other players' melds."""
     vis = np.zeros(L.N_KINDS, np.int64)

@@ -35,7 +35,7 @@ from ._kernels.judge import LOOK_OK, W_COLS, look_rule, may_declare
 from ._kernels.policy import new_memo14
 from ._kernels.tables import tables
 from .errors import HandError, UsageError
-from .hand import unseen_counts
+from .hand import hand_to_play, unseen_counts
 from .rules import Variant, load_variant
 
 CHUNK = 1000  # trials per chunk: fixed, so the random streams never depend on --threads
@@ -566,17 +566,8 @@ def odds(
     called once the kernels are loaded, before the work proper.
     """
     v = _variant(rules)
-    if isinstance(hand, T.Hand):
-        h, text = hand, T.format_hand(hand)
-    else:
-        h, text = T.parse_hand(hand, v.meld_rules), hand
+    h, text = hand_to_play(hand, v, "odds")
     k = 4 - h.n_sets
-    if h.n_concealed not in (3 * k + 1, 3 * k + 2):
-        melds = f" beside {h.n_sets} declared set(s)" if h.n_sets else ""
-        raise HandError(
-            f"bad hand '{text.strip()}': odds needs {3 * k + 1} or {3 * k + 2} concealed "
-            f"tiles{melds}, got {h.n_concealed}"
-        )
     if trials is not None and (trials < 0 or (trials == 0 and not exact)):
         raise UsageError(f"bad --trials {trials}: expected a positive number (0 only with --exact)")
     if trials is not None and trials > MAX_TRIALS:

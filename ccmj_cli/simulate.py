@@ -396,7 +396,7 @@ def _rate(k: int, n: int) -> dict:
     }
 
 
-def _mean(total: int, total2: int, n: int) -> dict:
+def _mean(total: float, total2: float, n: int) -> dict:
     """Mean, standard deviation and 95% normal interval of a per-hand quantity."""
     if n == 0:
         return {"mean": None, "sd": None, "ci95": None}
@@ -701,7 +701,7 @@ def compare(
     dt = time.perf_counter() - t0
     out = {}
     for k, (sa, sb, sd, sd2) in sums.items():
-        diff = _mean_f(sd, sd2, n)
+        diff = _mean(sd, sd2, n)
         out[k] = {"a": sa / n, "b": sb / n, "diff": diff}
     return {
         "hands": n,
@@ -715,17 +715,6 @@ def compare(
         "hands_per_second": round(2 * n / dt, 1) if dt > 0 else None,
         "interrupted": interrupted,
     }
-
-
-def _mean_f(total: float, total2: float, n: int) -> dict:
-    """``_mean`` for float sums."""
-    if n == 0:
-        return {"mean": None, "sd": None, "ci95": None}
-    m = total / n
-    var = max(0.0, total2 / n - m * m) * (n / (n - 1) if n > 1 else 1.0)
-    sd = math.sqrt(var)
-    half = 1.959964 * sd / math.sqrt(n)
-    return {"mean": m, "sd": sd, "ci95": [m - half, m + half]}
 
 
 __all__ = [

@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 import pytest
+from test_simulate_mil import HUANBAO, with_
 from test_simulate_table import JUNK, build_wall, play
 from typer.testing import CliRunner
 
@@ -46,6 +47,22 @@ def weights(base="baseline", **kw):
     for k, v in kw.items():
         w[TL.KNOB_NAMES.index(k)] = v
     return np.array([w] * 4, np.int64)
+
+
+def seat_weights(seat, base="baseline", **kw):
+    """Baseline bots in three seats; ``seat`` plays ``base`` with the weights ``kw``."""
+    w = np.array([POLICIES["baseline"]] * 4, np.int64)
+    w[seat] = weights(base, **kw)[0]
+    return w
+
+
+def discards_of(ev, seat, after=0):
+    """The tiles ``seat`` discards from event ``after`` on, by name."""
+    return [T.tile_name(e[2]) for e in ev[after:] if e[0] == TL.EV_DISCARD and e[1] == seat]
+
+
+def declared_at(ev, seat):
+    return next(i for i, e in enumerate(ev) if e[0] == TL.EV_DECLARE and e[1] == seat)
 
 
 def table_with(seat, hand, declared=(), discarded=None, public=""):
@@ -117,6 +134,127 @@ def test_tenpai_weighs_its_live_waits_against_the_deal_in_risk():
     assert discard(tab, W, weights(push_min_live=1)) == "5m"
 
 
+# The fold wall. E (dealer) is tenpai at the deal: 111m 456p 789s 99m 56s + 7z; he discards 7z
+# and declares at once on 4s/7s (两面; 111m is his 刻, 1m/9m/9s his 幺九). From then on he
+# discards every tile he draws: 2m, 9p, 8s, then draws 7s and wins (自摸). The bao (3+4 = 7
+# stacks, position 123) is 2s: no wait of his, never drawn. W is four or more tiles from tenpai
+# the whole hand (12m 45m 78p 99s 4s and four honors: no set). S and N hold scattered tiles
+# and only discard; nobody calls.
+FOLD_HANDS = {
+    E: "111m456p789s99m56s7z",
+    S: "47m258p369s2z3z4z5z6z",
+    W: "12m45m78p99s4s2z3z6z7z",
+    N: "369m147p258s2z3z4z6z",
+}
+# draws from the head, one round (S W N E) a string: W draws 4z, 1s, 2z, 1s; E 2m, 9p, 8s, 7s
+FOLD_DRAWS = "".join(("3p4z5z2m", "3p1s5z9p", "1s2z7m8s", "1s1s7m7s"))
+
+
+def readings_danger(t, own, seen, declarer_discards):
+    """A test-side reading of the fold rule as README "Policies" states it (not the engine's
+    code): 0 for a tile the declarer discarded himself; else 1 + its live readings: 单调/对碰
+    when a copy is unseen, and each 两面/边/坎 whose two other tiles are both unseen."""
+    if t in declarer_discards:
+        return 0
+
+    def unseen(k):
+        return 4 - own[k] - seen[k]
+
+    reads = 1 if unseen(t) > 0 else 0
+    if t < 27:
+        r = t % 9
+        for a, b in ((-2, -1), (-1, 1), (1, 2)):
+            if 0 <= r + a <= 8 and 0 <= r + b <= 8 and unseen(t + a) > 0 and unseen(t + b) > 0:
+                reads += 1
+    return 1 + reads
+
+
+def test_far_hand_folds_for_the_whole_hand_on_a_fixed_wall():
+    # E declares at his first discard (FOLD_HANDS above). W, 4 from tenpai, with
+    # fold_shanten 2 folds for the rest of the hand, discard by discard:
+    # - 7z (draws 4z): E's own discard (现物), danger 0;
+    # - 2m (draws 1s): E has just discarded 2m: 现物 again, although it breaks W's 12m (the
+    #   baseline throws the loose 2z here);
+    # - 2z (draws 2z): no 现物 left. S and N have discarded their 2z, W holds the other two:
+    #   no copy unseen, no reading: danger 1, the least (3z/4z/6z have a copy unseen: 2; a
+    #   suit tile 3 or more);
+    # - 2z again (draws 1s): still no copy unseen, danger 1.
+    # Then E draws 7s and wins: W never threw a tile E could win on.
+    # The baseline W throws 7z, 2z, 2z and then 4s, E's wait: E wins on it (点炮).
+    wall = build_wall(FOLD_HANDS, draws=FOLD_DRAWS, at={123: "2s"})
+    out = play(wall)
+    ev = out["ev"]
+    assert ev[:2] == [(TL.EV_DISCARD, E, T.tile_index("7z"), 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
+    assert discards_of(ev, W) == ["7z", "2z", "2z", "4s"]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"], r["discarder"]) == ("E", "dianpao", "4s", "W")
+
+    out = play(wall, bots=seat_weights(W, fold_shanten=2))
+    ev = out["ev"]
+    assert ev[:2] == [(TL.EV_DISCARD, E, T.tile_index("7z"), 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
+    assert discards_of(ev, W) == ["7z", "2m", "2z", "2z"]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "zimo", "7s")
+    # every W discard checked against the rule, from the events alone: W's tiles (the deal,
+    # his draws, minus his discards), the tiles W has seen (every discard: nobody called), E's
+    # own discards. A 现物 whenever W held one, else a tile of the fewest readings.
+    assert {e[0] for e in ev} <= {
+        TL.EV_DRAW, TL.EV_DISCARD, TL.EV_DECLARE, TL.EV_BAO, TL.EV_LOOK, TL.EV_WIN,
+    }  # fmt: skip
+    own = np.zeros(34, np.int64)
+    for pos in range(26, 39):  # W's 13 tiles of the deal (E deals: E, S, W, N, 13 each)
+        own[wall[pos]] += 1
+    seen = np.zeros(34, np.int64)
+    by_e = set()
+    checked = 0
+    for e in ev:
+        kind, seat, t = e[0], e[1], e[2]
+        if kind == TL.EV_DRAW and seat == W:
+            own[t] += 1
+        elif kind == TL.EV_DISCARD:
+            if seat == W:
+                held = [k for k in range(34) if own[k]]
+                dangers = {k: readings_danger(k, own, seen, by_e) for k in held}
+                assert dangers[t] == min(dangers.values()), (T.tile_name(t), dangers)
+                if by_e & set(held):
+                    assert t in by_e  # a 现物 first
+                checked += 1
+                own[t] -= 1
+            seen[t] += 1
+            if seat == E:
+                by_e.add(t)
+    assert checked == 4
+
+
+def test_tenpai_pushes_with_enough_live_waits_else_folds_on_a_fixed_wall():
+    # E declares at his first discard, 8p (E: 111m 456p 789s 99m 56s + 8p: waits 4s/7s). W is
+    # dealt 123s 678m 789p 11z 55m: tenpai on 1z/5m (双碰, both legal: 111z or 555m is the 刻,
+    # 1s/9p the 幺九). W draws 5s, a tile E has not discarded (dangerous): discarding it keeps
+    # W tenpai with 2 + 2 = 4 live copies of legal waits (W holds two 1z and two 5m; none
+    # seen). push_min_live 4 (and the baseline, 0 = always push; the `defence` preset, 2): W
+    # throws 5s and declares (fold_shanten does not act: W is tenpai).
+    # push_min_live 5: not enough, W folds: 8p, E's own discard (现物), breaking his 789p.
+    hands = {
+        E: "111m456p789s99m56s8p",
+        S: "47m258p369s2z3z4z5z6z",
+        W: "123s678m789p11z55m",
+        N: "369m147p258s2z3z4z6z",
+    }
+    wall = build_wall(hands, draws="3p5s5z2m3p8m5z9p", at={123: "2s"})
+    five_s, eight_p = T.tile_index("5s"), T.tile_index("8p")
+    for bots in (weights(), seat_weights(W, push_min_live=4), seat_weights(W, "defence")):
+        ev = play(wall, bots=bots)["ev"]
+        assert ev[:2] == [(TL.EV_DISCARD, E, eight_p, 0, 0), (TL.EV_DECLARE, E, -1, 0, 0)]
+        assert ev[4:7] == [
+            (TL.EV_DRAW, W, five_s, 0, 0),
+            (TL.EV_DISCARD, W, five_s, 0, 0),
+            (TL.EV_DECLARE, W, -1, 0, 0),
+        ]
+    ev = play(wall, bots=seat_weights(W, push_min_live=5))["ev"]
+    assert ev[4:6] == [(TL.EV_DRAW, W, five_s, 0, 0), (TL.EV_DISCARD, W, eight_p, 0, 0)]
+    assert ev[6][:2] == (TL.EV_DRAW, N)  # no 报听: the hand is no longer tenpai
+
+
 # ------------------------------------------------------------------ value
 def test_piao_chase_keeps_pairs_and_throws_the_loose_tile_least_likely_to_pair():
     # W: five pairs (11m 22p 33s 55z 66z) and 9m 4p 7s 1z loose. 飘 needs four pungs and a
@@ -141,6 +279,77 @@ def test_piao_chase_pungs_every_pair_and_never_chows():
     tab = table_with(W, hand)
     assert B.wants_pung(tab, ws, W, T.tile_index("3s"), bots, RV, TB)
     assert B.best_chow(tab, ws, W, T.tile_index("3p"), bots, RV, TB) == -1
+
+
+# The 飘 wall. E (dealer): 123m 456m 789m 11s 99s + 3p: he discards 3p, tenpai on 1s/9s but
+# with no legal wait (no 筒: a suit missing), so he never declares and discards what he
+# draws. S: 11m 22p 33s 55z 66z + 4p 9m 7s, five pairs. E's 3p is a chow for S (2p, 4p held);
+# E later discards 5z (S pungs it: the pair offered), S draws 6z (a pung in hand), 1m (111m)
+# and 3s. W and N hold scattered tiles; the bao (7 stacks: position 123) is 6s, no wait of S's.
+PIAO_HANDS = {
+    E: "123m456m789m1s1s9s9s3p",
+    S: "11m22p33s55z66z4p9m7s",
+    W: "258m369p147s2z3z4z8s",
+    N: "36m147p258s9s2z3z4z7z",
+}
+# draws from the head, in turn: S 8p, W 5p, N 6p, E 5z; (S pungs, W chows S's 4p) N 7p, E 8p,
+# S 6z, W 7p, N 5p, E 9p, S 1m, W 2s, N 2s, E 2s, S 3s
+PIAO_DRAWS = "8p5p6p5z7p8p6z7p5p9p1m2s2s2s3s"
+
+
+def test_piao_chase_pungs_pairs_never_chows_and_wins_piao_on_a_fixed_wall():
+    # Baseline S chows E's 3p at once (234p: 3 -> 2 from tenpai, the K_CALL rule); with that
+    # chow his win (自摸 on 1m) cannot be 飘胡.
+    # piao_pairs 4 (S holds five pairs/pungs, no chow): S chases 飘 all hand long:
+    # - no chow on 3p; he draws 8p and throws 9m: every loose tile (9m 4p 7s 8p) leaves the
+    #   same tiles to four pungs and a pair, each has three copies unseen: the lowest, 9m;
+    # - E's 5z: pung (a pair offered); then 4p (4p 7s 8p: three unseen each, the lowest);
+    # - draws 6z (666z in hand) and throws 8p: two copies unseen (E discarded one) against 7s's
+    #   three: the least likely to pair up;
+    # - draws 1m (111m): throws 7s, leaving 111m 22p 33s 666z [555z]: all-pung tenpai on
+    #   2p/3s, both live and legal: he declares;
+    # - draws 3s: 自摸 飘胡 (111m 22p 333s 666z [555z]: four pungs and a pair).
+    wall = build_wall(PIAO_HANDS, draws=PIAO_DRAWS, at={123: "6s"})
+    three_p = T.tile_index("3p")
+    out = play(wall)
+    ev = out["ev"]
+    assert ev[1] == (TL.EV_CHOW, S, three_p, T.tile_index("2p"), E)
+    r = out["result"]
+    assert r["winner"] == "S" and not r["piao"]
+
+    out = play(wall, bots=seat_weights(S, piao_pairs=4))
+    ev = out["ev"]
+    assert ev[0] == (TL.EV_DISCARD, E, three_p, 0, 0)
+    assert ev[1] == (TL.EV_DRAW, S, T.tile_index("8p"), 0, 0)  # no chow
+    assert not [e for e in ev if e[0] == TL.EV_CHOW and e[1] == S]
+    claims = [e for e in ev if e[1] == S and e[0] in (TL.EV_PUNG, TL.EV_MINGKONG, TL.EV_CHOW)]
+    assert claims == [(TL.EV_PUNG, S, T.tile_index("5z"), 0, E)]
+    i = declared_at(ev, S)
+    assert discards_of(ev[:i], S) == ["9m", "4p", "8p", "7s"]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"], r["piao"]) == ("S", "zimo", "3s", True)
+    assert r["winning_hand"] == "111m22p33s666z[555z]"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="piao_mode counts pairs/pungs among the concealed tiles only: the chaser's own "
+    "declared pung lowers the count, so a five-pair hand under piao_pairs 5 stops chasing "
+    "after its first pung and chows the next offer (README: 'pung every pair offered, never "
+    "chow')",
+)
+def test_piao_chase_goes_on_after_its_own_pung():
+    # The 飘 wall with E's second draw 3p instead of 8p: after S's pung of 5z, E discards 3p
+    # again. piao_pairs 5 (the `value` preset's weight; S holds five pairs): S refuses the
+    # first 3p (a chow ends 飘) and pungs 5z, the pair offered; the same chow offered again, a
+    # hand still chasing 飘 (four concealed pairs and a pung, no chow) should refuse it too.
+    # The engine chows it: its count of pairs fell to four when he punged.
+    wall = build_wall(PIAO_HANDS, draws="8p5p6p5z7p8p3p7p5p9p1m2s2s2s3s", at={123: "6s"})
+    ev = play(wall, bots=seat_weights(S, piao_pairs=5))["ev"]
+    assert ev[1] == (TL.EV_DRAW, S, T.tile_index("8p"), 0, 0)  # the first 3p: no chow
+    assert (TL.EV_PUNG, S, T.tile_index("5z"), 0, E) in ev
+    assert not [e for e in ev if e[0] == TL.EV_CHOW and e[1] == S]
 
 
 def test_value_waits_prefer_the_jia_wait_when_declaring():
@@ -187,6 +396,48 @@ def test_bao_change_decision():
     assert not B.wants_bao_change(tab, ws, S, weights(bao_change=0), RV, TB)
     tab[0][TL.G_BAO] = T.tile_index("6m")
     assert not B.wants_bao_change(tab, ws, S, bots, RV, TB)
+
+
+def test_bao_change_is_each_declared_players_own_choice_on_a_fixed_wall():
+    # The 换宝 wall of test_simulate_mil (bao_change optional): E declares on 1z/5s, rolls 3+4:
+    # the bao is 7z (position 123); N pungs S's 7z: three public, the bao is dead. There a
+    # declared E with the baseline's weight asks for 换宝 on his turn (7z is no wait of his)
+    # and the next dice (1+1) give 1z: 对宝. With bao_change 0, E never asks: he draws on
+    # with the dead 7z as his bao, turn after turn. S (baseline weight), his hand changed by
+    # the draws, declares later; on his turn he asks (the choice is the declared player's, by
+    # his own weight), the same dice give 1z, and E, looking at it at his next draw, wins 对宝.
+    rv = with_(RV, RV_BAO_CHANGE=1)  # bao_change: optional
+    wall = build_wall(
+        HUANBAO, draws="5z5z5z5z7z", at={123: "7z", 133: "1z", 100: "1z", 101: "5s", 102: "5s"}
+    )
+    seven_z, one_z = T.tile_index("7z"), T.tile_index("1z")
+    bao_kinds = (TL.EV_BAO, TL.EV_BAO_CHANGE, TL.EV_LOOK)
+    ev = play(wall, dice=(3, 4, 1, 1, 6, 6), rv=rv)["ev"]
+    assert [e for e in ev if e[0] in bao_kinds] == [
+        (TL.EV_BAO, E, seven_z, 7, 123),
+        (TL.EV_LOOK, E, seven_z, 0, 0),
+        (TL.EV_BAO_CHANGE, E, seven_z, 0, 0),
+        (TL.EV_BAO, E, one_z, 2, 133),
+        (TL.EV_LOOK, E, one_z, 0, 0),
+    ]
+    out = play(wall, dice=(3, 4, 1, 1, 6, 6), rv=rv, bots=seat_weights(E, bao_change=0))
+    ev = out["ev"]
+    assert [e for e in ev if e[0] in bao_kinds] == [
+        (TL.EV_BAO, E, seven_z, 7, 123),
+        (TL.EV_LOOK, E, seven_z, 0, 0),
+        (TL.EV_LOOK, S, seven_z, 0, 0),  # S has declared: his first look, at the dead 7z
+        (TL.EV_BAO_CHANGE, S, seven_z, 0, 0),
+        (TL.EV_BAO, S, one_z, 2, 133),
+        (TL.EV_LOOK, S, one_z, 0, 0),
+        (TL.EV_LOOK, E, one_z, 0, 0),
+    ]
+    i_pung = ev.index((TL.EV_PUNG, N, seven_z, 0, S))
+    i_change = ev.index((TL.EV_BAO_CHANGE, S, seven_z, 0, 0))
+    e_draws = [e for e in ev[i_pung:i_change] if e[0] == TL.EV_DRAW and e[1] == E]
+    assert len(e_draws) >= 5  # E played turn after turn on a dead bao
+    assert declared_at(ev, S) < i_change
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "duibao", "1z")
 
 
 # ------------------------------------------------------------------ policy files

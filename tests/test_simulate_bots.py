@@ -331,20 +331,12 @@ def test_piao_chase_pungs_pairs_never_chows_and_wins_piao_on_a_fixed_wall():
     assert r["winning_hand"] == "111m22p33s666z[555z]"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="piao_mode counts pairs/pungs among the concealed tiles only: the chaser's own "
-    "declared pung lowers the count, so a five-pair hand under piao_pairs 5 stops chasing "
-    "after its first pung and chows the next offer (README: 'pung every pair offered, never "
-    "chow')",
-)
 def test_piao_chase_goes_on_after_its_own_pung():
     # The 飘 wall with E's second draw 3p instead of 8p: after S's pung of 5z, E discards 3p
     # again. piao_pairs 5 (the `value` preset's weight; S holds five pairs): S refuses the
     # first 3p (a chow ends 飘) and pungs 5z, the pair offered; the same chow offered again, a
-    # hand still chasing 飘 (four concealed pairs and a pung, no chow) should refuse it too.
-    # The engine chows it: its count of pairs fell to four when he punged.
+    # hand still chasing 飘 (four concealed pairs and a declared pung, no chow) refuses it too:
+    # a pung the chase made counts toward piao_pairs (it once did not, and the hand chowed).
     wall = build_wall(PIAO_HANDS, draws="8p5p6p5z7p8p3p7p5p9p1m2s2s2s3s", at={123: "6s"})
     ev = play(wall, bots=seat_weights(S, piao_pairs=5))["ev"]
     assert ev[1] == (TL.EV_DRAW, S, T.tile_index("8p"), 0, 0)  # the first 3p: no chow

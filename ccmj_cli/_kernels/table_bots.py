@@ -37,7 +37,7 @@ import numpy as np
 
 from .jit import compiled_njit as njit
 from .judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits, may_declare
-from .layout import HONOR, MS_CHOWS, MS_CLAIMED, N_KINDS, N_SEATS, RV_QIDUI
+from .layout import HONOR, MS_CHOWS, MS_CLAIMED, MS_PUNGS, N_KINDS, N_SEATS, RV_QIDUI
 from .policy import choose_discard_value
 from .shape import shanten
 from .table_layout import (
@@ -163,9 +163,10 @@ def pairs_held(c):
 
 @njit(cache=True)
 def piao_mode(bots, s, c, ms_s):
-    """K_PIAO: the seat chases 飘胡 (enough pairs/pungs, no chow declared)."""
+    """K_PIAO: the seat chases 飘胡 (enough pairs and pungs, held or declared — a pung it made
+    chasing still counts, so the chase goes on — and no chow declared)."""
     w = bots[s, K_PIAO]
-    return w > 0 and ms_s[MS_CHOWS] == 0 and pairs_held(c) >= w
+    return w > 0 and ms_s[MS_CHOWS] == 0 and pairs_held(c) + ms_s[MS_PUNGS] >= w
 
 
 @njit(cache=True)

@@ -88,7 +88,7 @@ K_FOLD = 5  # defence: once an opponent has declared, a hand this many or more t
 #             (shanten >= K_FOLD) folds; 0 never folds
 K_PUSH = 6  # defence: a hand that can be tenpai discards a dangerous tile only with at least
 #             this many live legal waits after it, else folds (0: always pushes)
-K_PIAO = 7  # value: chase 飘胡 when the concealed tiles hold this many pairs/pungs (no chow
+K_PIAO = 7  # value: chase 飘胡 with this many pairs/pungs, concealed or declared (no chow
 #             declared); 0 never
 K_MENQING = 8  # value: a concealed hand at most this shanten makes no 吃/碰 (keeps 门清); 0 off
 K_WAIT = 9  # value: the tenpai discard weighs each live legal wait by what it pays (夹 x2, 飘 x4)

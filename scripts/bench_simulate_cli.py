@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(args: list[str]) -> tuple[float, dict]:
-    cmd = [sys.executable, "-c", "from ccmj_cli.cli import main; main()", "simulate", *args]
+    cmd = [sys.executable, "-m", "ccmj_cli", "simulate", *args]  # as the ccmj script runs
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout, whatever is installed
     t = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)

@@ -145,7 +145,8 @@ def _log_calls(plan):
 
 def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.ndarray, bool]:
     """Play the run recording every hand, and write them as JSON lines in order; returns the
-    merged statistics row and whether Ctrl-C ended it early (the lines written are whole)."""
+    merged statistics row and whether Ctrl-C ended it early (the lines written are whole;
+    KeyboardInterrupt if no hand had finished, and then ``path`` is not touched)."""
     from .cli.files import output_file  # (no typer there: the atomic writer of every output)
 
     st = np.zeros(TL.S_LEN, np.int64)
@@ -177,6 +178,8 @@ def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.nda
                 if progress is not None:
                     progress(int(counts.sum()))
         except KeyboardInterrupt:
+            if k == 0:
+                raise  # no hand to keep: the old log stays as it was
             return st, True
     return st, False
 

@@ -513,7 +513,9 @@ def simulate(
     hand as a JSON line (sessions recorded in parallel threads, written in order; no Dask).
     ``progress(done, total)`` is called as hands finish; ``note(text)`` with a status line (the
     first run compiles the engine, outside the timing). Memory does not grow with ``hands``.
-    Ctrl-C ends the run early: the result holds the hands finished (``interrupted``).
+    Ctrl-C ends the run early: the result holds the hands finished (``interrupted``); with
+    ``log``, a Ctrl-C before any hand finished raises KeyboardInterrupt and leaves the file as it
+    was.
     ``csv``: a text stream that gets one CSV row per hand (``CSV_COLUMNS``; local threads only).
     ``ready()`` is called once the engine is loaded, as the hands start (the ``ccmj`` command
     lets Ctrl-C through from then on).

@@ -59,3 +59,28 @@ def test_batch_leaves_the_output_file_as_it_was(big_csv, tmp_path, delay):
     assert took < 1.0
     assert out_file.read_text() == "the old output\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]  # no temporary file left
+
+
+def _interrupt_the_first_piece(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("option", ["--csv", "--log"])
+def test_ctrl_c_before_any_hand_leaves_the_csv_or_log_as_it_was(tmp_path, monkeypatch, option):
+    """Ctrl-C while the first piece of hands is played (nothing finished): exit 130, one line,
+    and an existing --csv / --log file is not replaced by an empty one."""
+    from typer.testing import CliRunner
+
+    import ccmj_cli.replay
+    import ccmj_cli.simulate
+    from ccmj_cli.cli import app
+
+    monkeypatch.setattr(ccmj_cli.simulate, "result_chunk", _interrupt_the_first_piece)
+    monkeypatch.setattr(ccmj_cli.replay, "_record", _interrupt_the_first_piece)
+    path = tmp_path / "out.txt"
+    path.write_text("the old file\n")
+    r = CliRunner().invoke(app, ["simulate", "-n", "50", "--seed", "1", option, str(path)])
+    assert r.exit_code == 130, r.output
+    assert "INTERRUPTED before the first hands finished" in r.output
+    assert path.read_text() == "the old file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]

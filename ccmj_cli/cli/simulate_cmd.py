@@ -165,6 +165,8 @@ def register(app: typer.Typer):
                         threads=threads, scheduler=scheduler, log=log, progress=bar,
                         workers=workers, note=_note, csv=f, ready=interrupts.work_started,
                     )  # fmt: skip
+                    if r.interrupted and not r.hands:
+                        _nothing_finished()  # (inside: the old CSV file stays as it was)
             else:
                 r = S.simulate(
                     hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,

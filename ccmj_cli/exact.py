@@ -2,14 +2,16 @@
 13-tile hand or every discard of a 14-tile hand, by dynamic programming over the hands the
 player can reach (``_kernels/exact.py``).
 
-The model (README, "Exact analysis"): the player draws one tile a turn for ``draws`` turns from
-the unseen pool (136 - his own tiles - ``visible``), physically, without replacement; nobody
-else claims or wins. After each draw he wins if the tiles are a legal win (always taken), else
-keeps the discard that maximises the objective — P(win within the horizon) or the expected
-payment — among the allowed ones. ``moves="useful"`` (default): a draw is kept only when it
-brings the hand one tile nearer a legal win (legal distance), with a discard that keeps it
-there; every other draw is discarded at once. ``moves="all"``: anything may be kept or thrown
-(exact over every play; the graph grows fast, so short horizons only).
+The model (README, "Exact analysis"), pool ``hand_only``: the player draws one tile a turn for
+``draws`` turns; the pool holds every copy that is not in his hand, his melds or ``visible``, so a
+tile he draws and throws counts as unseen again (the pool always holds U tiles). Nobody else
+claims or wins. After each draw he wins if the tiles are a legal win (always taken), else keeps
+whichever 13 tiles maximise the objective — P(win within the horizon) or the expected payment.
+
+The search covers every hand that can still win (``complete``) when the horizon allows it;
+otherwise the hands at most ``limit - d0`` tiles off the straight path (x + d <= limit, x the
+tiles not in the starting hand, d the legal distance), widened step by step while the graph
+stays within a size limit; ``gain`` says what the last widening added.
 
 >>> r = analyze("123m456p789s1112s", draws=1)
 >>> round(float(r.results[0].p_win[1]) * 123, 9)  # 3 live 2s among 123 unseen tiles
@@ -33,8 +35,10 @@ from .rules import Variant, load_variant
 
 DEFAULT_DRAWS = 17  # a whole hand, as `ccmj odds`
 OBJECTIVES = ("win", "payment")
-MOVES = ("useful", "all")
-MAX_STATES = 500_000  # the graph's size limit (about 1.3 KB a state): beyond it, no answer
+POOL = "hand_only"
+MAX_STATES = 400_000  # the graph's size limit (about 1 KB a state with its edges)
+WIDEN_STATES = 400_000  # widen while the next step should have fewer states than this
+GROWTH = 15  # a step of the search has about this many times the states of the one before
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,10 @@ class ExactReport:
     hand: str
     draws: int
     objective: str
-    moves: str
+    pool: str  # "hand_only"
+    limit: int  # the search region: hands with x + d <= limit
+    complete: bool  # limit >= draws: every hand that can still win was searched
+    gain: float | None  # what the last widening added to the best value (None: no widening)
     states: int  # states in the graph
     seconds: float
     results: list[ExactResult]  # best first
@@ -88,7 +95,10 @@ class ExactReport:
             "method": "exact",
             "draws": self.draws,
             "objective": self.objective,
-            "moves": self.moves,
+            "pool": self.pool,
+            "limit": self.limit,
+            "complete": self.complete,
+            "gain": self.gain,
             "states": self.states,
             "seconds": self.seconds,
             "results": [r.to_dict() for r in self.results],
@@ -105,37 +115,25 @@ class Stopped(Exception):
 
 @dataclass
 class Solver:
-    """The graph and the decisions, kept for the Monte Carlo check (``follow``)."""
+    """The graph and the decisions, kept for the Monte Carlo that follows them (``follow``)."""
 
     roots: np.ndarray
     graph: tuple
     dec: np.ndarray
     base: np.ndarray
-    root_pool: list  # physical pool of each root (every kind)
+    total: int  # the pool's size
     draws: int
     discards: list  # the discard of each root, in build order (None for a 13-tile hand)
-    w0: np.ndarray  # each state's value at turn 0: P(win within the horizon)
-    e0: np.ndarray  # and the expected payment, under the best play for the objective
 
-    def follow(self, discard: str | None, trials: int, seed: int) -> dict:
-        """Sample ``trials`` physical draw sequences from the start after ``discard`` (None
-        for a 13-tile hand) under the solver's decisions."""
+    def follow(self, discard: str | None, trials: int, seed: int, stats: np.ndarray,
+               offsets: tuple) -> None:  # fmt: skip
+        """Add to ``stats`` (at ``offsets``: trials, how, 夹胡, 飘胡, pay, pay², tenpai, by
+        draw) ``trials`` draw sequences from the start after ``discard`` (None for a 13-tile
+        hand), played by the solver's decisions in its own pool."""
         i = self.discards.index(discard)
-        _, _, states, s_c, s_dd, hands, edges, succ = self.graph
-        n = self.draws
-        st = np.zeros(1 + 2 * n + 5, np.int64)
-        K.follow(seed, trials, int(self.roots[i]), self.root_pool[i], states, s_c, s_dd, hands,
-                 edges, succ, self.dec, self.base, n, st)  # fmt: skip
-        return {
-            "trials": int(st[0]),
-            "wins_at": st[1 : 1 + n].copy(),
-            "tenpai_at": st[1 + n : 1 + 2 * n].copy(),
-            "pay": int(st[1 + 2 * n]),
-            "pay2": int(st[2 + 2 * n]),
-            "jiahu": int(st[3 + 2 * n]),
-            "piao": int(st[4 + 2 * n]),
-            "mismatches": int(st[5 + 2 * n]),
-        }
+        _, _, states, s_c, edges, succ = self.graph
+        K.follow(seed, trials, int(self.roots[i]), s_c, states, edges, succ, self.dec,
+                 self.base, self.total, self.draws, stats, *offsets)  # fmt: skip
 
 
 def _variant(rules) -> Variant:
@@ -196,17 +194,35 @@ def _warm(rv, tb) -> None:
         return
     c = np.zeros((1, L.N_KINDS), np.uint8)
     c[0, :13] = 1
-    d = np.zeros((1, L.N_KINDS), np.int64)
     base = np.full(L.N_KINDS, 4, np.int64)
     kill = np.zeros(1, np.int64)
     ms = np.zeros(L.MS_LEN, np.int64)
-    g = K.build(c, d, base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 0, 1, 1, 10, kill)
-    _, roots, states, _, _, hands, edges, succ = g
+    g = K.build(c, c[0], base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 1, 1, 1, 10, kill)
+    _, roots, states, s_c, edges, succ = g
     _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
-    K.forward(int(roots[0]), states, hands, edges, succ, dec, 100, 1, np.zeros((3, 4)))
+    K.forward(int(roots[0]), states, edges, succ, dec, 100, 1, np.zeros((3, 4)))
+    K.follow(1, 1, int(roots[0]), s_c, states, edges, succ, dec, base, 100, 1,
+             np.zeros(20, np.int64), 0, 1, 5, 6, 7, 8, 9, 12)  # fmt: skip
     m = LG.new_memo(rv)
     LG.useful_mask(c[0].copy(), ms, rv, m, 5)
     _WARM.append(True)
+
+
+def _solve(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n, total, obj,
+           max_states, stop, kill):  # fmt: skip
+    """Build and solve the graph for one search limit: (graph, w0, e0, dec)."""
+    graph = run_stoppable(K.build, kill, stop, roots_c, c_ref, base, meld_own, ms, rv, tb,
+                          declare, dealer, limit, n, max_states, kill)  # fmt: skip
+    if graph[0] == K.TOO_BIG:
+        raise BeyondReach(f"more than {max_states:,} states")
+    if graph[0] == K.STOPPED:
+        raise Stopped()
+    _, _, states, _, edges, succ = graph
+    done, w0, e0, dec = run_stoppable(K.backward, kill, stop, states, edges, succ, total, n,
+                                      obj, kill)  # fmt: skip
+    if not done:
+        raise Stopped()
+    return graph, w0, e0, dec
 
 
 def analyze(
@@ -216,26 +232,28 @@ def analyze(
     draws: int | None = None,
     wall: int | None = None,
     objective: str = "win",
-    moves: str = "useful",
     declare: bool = False,
     dealer: bool = False,
     rules: Variant | str | None = None,
+    limit: int | None = None,
     max_states: int = MAX_STATES,
+    widen_states: int = WIDEN_STATES,
     stop=None,
     ready=None,
 ) -> ExactReport:
     """Exact P(win) and P(tenpai) by turn and expected payment, best play for ``objective``.
 
     A 13-tile hand (3k+1 concealed beside k melds) gives one result; a 14-tile hand one per
-    distinct discard, best first. Raises BeyondReach when the graph would pass ``max_states``
-    and Stopped when ``stop`` (a threading.Event) is set or on Ctrl-C. ``ready()`` is called
-    once the kernels are loaded (compiled on a machine's first run), before the work proper.
+    distinct discard, best first. ``limit``: the search region (hands with x + d <= limit);
+    None widens it from the straight path until it is complete, the graph would pass
+    ``max_states`` or the next step should have more than ``widen_states`` states (the answer
+    never depends on the machine's speed). Raises BeyondReach when not even the
+    first region fits, and Stopped when ``stop`` (a threading.Event) is set or on Ctrl-C.
+    ``ready()`` is called once the kernels are loaded, before the work proper.
     """
     v = _variant(rules)
     if objective not in OBJECTIVES:
         raise UsageError(f"bad --objective '{objective}': expected win or payment")
-    if moves not in MOVES:
-        raise UsageError(f"bad --moves '{moves}': expected useful or all")
     h, text = hand_to_play(hand, v, "the analysis")
     k = 4 - h.n_sets
     unseen = unseen_counts(h, visible, text)
@@ -244,48 +262,51 @@ def analyze(
     base = (4 - vis - meld_own).astype(np.int64)
     c0 = h.concealed.astype(np.uint8)
     if h.n_concealed == 3 * k + 1:
-        starts = [(None, c0.copy(), np.zeros(L.N_KINDS, np.int64))]
+        starts = [(None, c0.copy())]
     else:
         starts = []
         for x in np.flatnonzero(c0):
             c13 = c0.copy()
             c13[x] -= 1
-            dd = np.zeros(L.N_KINDS, np.int64)
-            dd[x] = 1
-            starts.append((T.tile_name(int(x)), c13, dd))
-    roots_c = np.array([c for _, c, _ in starts], np.uint8)
-    roots_d = np.array([d for _, _, d in starts], np.int64)
-    pools = [base - c.astype(np.int64) - d for _, c, d in starts]
-    total = int(pools[0].sum())
+            starts.append((T.tile_name(int(x)), c13))
+    roots_c = np.array([c for _, c in starts], np.uint8)
+    total = int(base.sum()) - 3 * k - 1  # the pool: the same for every hand of 3k+1 tiles
     n = draws_of(draws, wall, total)
     kill = np.zeros(1, np.int64)
     rv, tb, ms = v.vector, tables(), h.meld_summary()
-    mv = MOVES.index(moves)
     obj = OBJECTIVES.index(objective)
     _warm(rv, tb)
     if ready is not None:
         ready()
-    t0 = time.perf_counter()
-    graph = run_stoppable(K.build, kill, stop, roots_c, roots_d, base, meld_own, ms, rv, tb, mv,
-                          int(declare), 0 if dealer else 1, n, max_states, kill)  # fmt: skip
-    status, roots, states, s_c, s_dd, hands, edges, succ = graph
-    if status == K.TOO_BIG:
-        raise BeyondReach(f"more than {max_states:,} states")
-    if status == K.STOPPED:
-        raise Stopped()
-    done, w0, e0, dec = run_stoppable(K.backward, kill, stop, states, edges, succ, total, n, obj,
-                                      kill)  # fmt: skip
-    if not done:
-        raise Stopped()
-    results = []
     memo = LG.new_memo(rv)
+    d0 = min(LG.distance(c.copy(), ms, rv, memo)[0] for _, c in starts)
+    t0 = time.perf_counter()
+    args = (roots_c, c0, base, meld_own, ms, rv, tb, int(declare), 0 if dealer else 1)
+    if limit is not None:
+        lim = min(limit, n)
+        solved = _solve(*args, lim, n, total, obj, max_states, stop, kill)
+        gain = None
+    else:  # widen from the straight path while the next step should stay within widen_states
+        lim = min(d0, n)
+        solved = _solve(*args, lim, n, total, obj, max_states, stop, kill)
+        gain = None
+        while lim < n and solved[0][2].shape[0] * GROWTH <= widen_states:
+            try:
+                wider = _solve(*args, lim + 1, n, total, obj, max_states, stop, kill)
+            except BeyondReach:
+                break
+            best = max(solved[1 + obj][solved[0][1]])
+            gain = float(max(wider[1 + obj][wider[0][1]]) - best)
+            solved, lim = wider, lim + 1
+    graph, w0, e0, dec = solved
+    status, roots, states, s_c, edges, succ = graph
+    results = []
     out = np.zeros((3, n + 3))  # (row 2 holds three numbers)
-    for i, (d, c13, _) in enumerate(starts):
-        K.forward(int(roots[i]), states, hands, edges, succ, dec, total, n, out)
-        hi = states[roots[i], K.S_HAND]
-        dist = int(hands[hi, K.H_DIST])
+    for i, (d, c13) in enumerate(starts):
+        K.forward(int(roots[i]), states, edges, succ, dec, total, n, out)
+        dist = int(states[roots[i], K.S_DIST])
         mask, memo = LG.useful_mask(c13.copy(), ms, rv, memo, dist)
-        pool = pools[i]
+        pool = base - c13.astype(np.int64)
         useful = [
             {"tile": T.tile_name(t), "live": int(max(pool[t], 0))}
             for t in range(L.N_KINDS)
@@ -298,7 +319,7 @@ def analyze(
                     hand=T.format_hand(T.Hand(c13, h.melds)),
                     discard=d,
                     legal_shanten=None if dist >= LG.INF else dist - 1,
-                    tenpai=bool(hands[hi, K.H_TEN]),
+                    tenpai=bool(states[roots[i], K.S_TEN]),
                     useful=useful,
                     useful_total=sum(u["live"] for u in useful),
                     p_win=out[0, : n + 1].copy(),
@@ -313,12 +334,15 @@ def analyze(
         results.sort(key=lambda x: (-round(x[0][0], 12), -round(x[0][1], 9)))
     else:
         results.sort(key=lambda x: (-round(x[0][1], 9), -round(x[0][0], 12)))
-    solver = Solver(roots, graph, dec, base, pools, n, [d for d, _, _ in starts], w0, e0)
+    solver = Solver(roots, graph, dec, base, total, n, [d for d, _ in starts])
     return ExactReport(
         hand=T.format_hand(h),
         draws=n,
         objective=objective,
-        moves=moves,
+        pool=POOL,
+        limit=lim,
+        complete=lim >= n,
+        gain=gain,
         states=int(states.shape[0]),
         seconds=time.perf_counter() - t0,
         results=[r for _, r in results],

@@ -45,9 +45,9 @@ DEFAULT_DRAWS = 17  # a whole hand: (136 - 53 dealt - 14 dead wall) / 4 players 
 METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_MOBAO, HOW_DUIBAO
 OPPONENTS = ("none", "random")
 Z95 = 1.959963984540054
-AUTO_STATES = 60_000  # the exact analysis `odds` runs unasked: a few seconds at most
+AUTO_STATES = 25_000  # the exact search `odds` runs unasked: about a second a 5,000 states
 OBJECTIVES = ("win", "payment")  # (as ccmj_cli.exact, which is imported only when needed)
-MOVES = ("useful", "all")
+POOLS = ("draws_leave", "hand_only")  # a drawn tile leaves the pool for good, or only while held
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -83,7 +83,10 @@ class Exact:
     useful_total: int
     solver: str  # "dp" (the state graph) or "closed form" (a declared tenpai hand)
     objective: str
-    moves: str
+    pool: str  # "hand_only" (the dynamic programme) or "draws_leave" (the closed form)
+    limit: int | None  # the search region of the dynamic programme (hands with x + d <= limit)
+    complete: bool  # every hand that can still win was searched: the optimum over every play
+    gain: float | None  # what the last widening of the search added (None: not widened)
     states: int  # states in the graph (1 for the closed form)
 
 
@@ -114,6 +117,8 @@ class OddsResult:
     interrupted: bool
     exact: Exact | None
     exact_note: str | None  # why there is no exact answer, when one was sought
+    pool: str  # the pool model of the top-level figures
+    policy: str | None  # who played the Monte Carlo: "solver" (its decisions) or "baseline"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -340,7 +345,10 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
             useful_total=sum(x["live"] for x in live),
             solver="closed form",
             objective="win",
-            moves="useful",
+            pool="draws_leave",
+            limit=None,
+            complete=True,
+            gain=None,
             states=1,
         ),  # fmt: skip
         None,
@@ -366,20 +374,24 @@ def _from_analysis(r, rep) -> Exact:
         useful_total=r.useful_total,
         solver="dp",
         objective=rep.objective,
-        moves=rep.moves,
+        pool=rep.pool,
+        limit=rep.limit,
+        complete=rep.complete,
+        gain=rep.gain,
         states=rep.states,
     )
 
 
 def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer, objective,
-               moves, max_states, stop, ready):  # fmt: skip
-    """The exact answer of every start: ({discard: Exact}, {discard: note})."""
+               max_states, stop, ready, widen_states):  # fmt: skip
+    """The exact answer of every start: ({discard: Exact}, {discard: note}, solver or None)."""
     from . import exact as X  # (its kernels load only when an exact answer is sought)
 
     found, notes = {}, {}
     if opponents != "none":
-        return found, {d: "exact only with self-draws (--opponents none)" for d, _ in setups}
-    if bao_mode != K.BAO_NONE:
+        return found, {d: "exact only with self-draws (--opponents none)" for d, _ in setups}, None
+    one = len(setups) == 1 and setups[0][0] is None
+    if bao_mode != K.BAO_NONE or (declare and one):
         for d, s in setups:
             ex, note = (None, "the exact analysis follows the bao only for a hand declared "
                         "tenpai from the start")  # fmt: skip
@@ -391,36 +403,44 @@ def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer,
                 found[d] = ex
             else:
                 notes[d] = note
-        return found, notes
+        if bao_mode != K.BAO_NONE or found:
+            return found, notes, None
+        notes = {}
     try:
-        rep = X.analyze(h, visible=vis, draws=n_draws, objective=objective, moves=moves,
-                        declare=declare, dealer=dealer == 0, rules=v, max_states=max_states,
-                        stop=stop, ready=ready)  # fmt: skip
+        rep = X.analyze(h, visible=vis, draws=n_draws, objective=objective, declare=declare,
+                        dealer=dealer == 0, rules=v, max_states=max_states,
+                        widen_states=widen_states, stop=stop, ready=ready)  # fmt: skip
     except X.BeyondReach as e:
         note = f"beyond exact reach ({e}); the Monte Carlo answer is given instead"
-        return found, {d: note for d, _ in setups}
+        return found, {d: note for d, _ in setups}, None
     for r in rep.results:
         found[r.discard] = _from_analysis(r, rep)
-    return found, notes
+    return found, notes, rep.solver
 
 
 def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads, local,
-         progress, done0, total_all, stop, ready):  # fmt: skip
+         progress, done0, total_all, stop, ready, hand_only=False, follow=None):  # fmt: skip
     """Run the chunks on the thread ``pool``, a few in flight at a time (memory does not grow
     with the trials); returns (stats, rounds, seconds, interrupted). Stops early when
     ``stop`` (a threading.Event) is set or on KeyboardInterrupt, keeping finished chunks.
     ``local``: a threading.local holding each thread's policy caches (exact values for one
-    meld summary and rule vector: the discards of one 14-tile hand share them)."""
+    meld summary and rule vector: the discards of one 14-tile hand share them).
+    ``follow(seed, n, stats)``: play the chunk by the exact solver's decisions instead of the
+    baseline policy; ``hand_only``: the baseline's discards go back to the pool."""
     rv, tb = v.vector, tables()
     n_rounds = (n_turns + 3) // 4
     opp = OPPONENTS.index(opponents)
 
     def chunk(cs: int, n: int) -> np.ndarray:
+        st = np.zeros(K.stats_len(n_rounds), np.int64)
+        if follow is not None:
+            follow(cs, n, st)
+            return st
         if not hasattr(local, "memo"):
             local.memo = (new_memo14(), K.new_wins_memo())
-        st = np.zeros(K.stats_len(n_rounds), np.int64)
         K.run_chunk(cs, n, s.c, s.ms, s.own, s.pool, s.view, s.public, rv, tb, n_turns, opp,
-                    int(declare), s.bao_mode, s.bao_tile, dealer, st, *local.memo)  # fmt: skip
+                    int(declare), s.bao_mode, s.bao_tile, dealer, st, *local.memo,
+                    int(hand_only))  # fmt: skip
         return st
 
     chunk(0, 0)  # compile (or load from the cache) outside the timing
@@ -458,16 +478,21 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads,
 
 
 def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponents, declare,
-             bao, exact, note) -> OddsResult:  # fmt: skip
+             bao, exact, note, pool, policy) -> OddsResult:  # fmt: skip
     n = int(st[K.S_TRIALS]) if st is not None else 0
     method = "exact" if st is None else ("both" if exact is not None else "monte_carlo")
-    if st is None:
+    if st is None:  # the exact answer alone: the top-level figures are its own
+        e = exact
         return OddsResult(
-            hand=hand, discard=discard, method=method, p_win=None, ci95=None, by_method=None,
-            p_jiahu=None, p_piao=None, by_round=None, expected_payment=None, payment_ci95=None,
-            p_tenpai=None, p_declared=None, p_bao_blocked=None, trials=0, seed=None,
-            rounds=n_rounds, opponents=opponents, declare=declare, bao=bao, seconds=seconds,
-            trials_per_second=None, interrupted=interrupted, exact=exact, exact_note=note,
+            hand=hand, discard=discard, method=method,
+            p_win=e.p_win if e else None, ci95=None, by_method=dict(e.by_method) if e else None,
+            p_jiahu=e.p_jiahu if e else None, p_piao=e.p_piao if e else None,
+            by_round=list(e.by_round) if e else None,
+            expected_payment=e.expected_payment if e else None, payment_ci95=None,
+            p_tenpai=e.p_tenpai if e else None, p_declared=None, p_bao_blocked=None, trials=0,
+            seed=None, rounds=n_rounds, opponents=opponents, declare=declare, bao=bao,
+            seconds=seconds, trials_per_second=None, interrupted=interrupted, exact=exact,
+            exact_note=note, pool=e.pool if e else pool, policy=None,
         )  # fmt: skip
     wins = int(st[K.S_HOW : K.S_HOW + 4].sum())
     frac = (lambda x: x / n) if n else (lambda x: 0.0)
@@ -500,12 +525,19 @@ def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponen
         interrupted=interrupted,
         exact=exact,
         exact_note=note,
+        pool=pool,
+        policy=policy,
     )
 
 
+_OFFSETS = (K.S_TRIALS, K.S_HOW, K.S_JIAHU, K.S_PIAO, K.S_PAY, K.S_PAY2, K.S_TENPAI, K.S_HIST)
+
+
 def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, seed, workers,
-          threads, local, progress, stop, ready, found, notes, bao_name):  # fmt: skip
-    """Each start's result (Monte Carlo on ``workers`` when ``trials``); (results,
+          threads, local, progress, stop, ready, found, notes, bao_name, solver,
+          pool):  # fmt: skip
+    """Each start's result (Monte Carlo on ``workers`` when ``trials``: by the exact solver's
+    decisions in its pool when it answered, else by the baseline policy); (results,
     interrupted)."""
     results = []
     done = 0
@@ -513,11 +545,18 @@ def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, s
     for d, s in setups:
         ex, note = found.get(d), notes.get(d)
         hand13 = T.format_hand(T.Hand(s.c.astype(np.uint8), h.melds))
+        by_solver = solver is not None and ex is not None and ex.solver == "dp"
+        follow = None
+        if by_solver:
+            def follow(cs, n, st, d=d):
+                solver.follow(d, n, cs, st, _OFFSETS)
+        mc_pool = ex.pool if by_solver else pool
         if trials and not interrupted:
             st, n_rounds, secs, interrupted = _run(s, v, n_turns, opponents, declare, dealer,
                                                    trials, seed, workers, threads, local,
                                                    progress, done, trials * len(setups), stop,
-                                                   ready)  # fmt: skip
+                                                   ready, mc_pool == "hand_only",
+                                                   follow)  # fmt: skip
         elif trials:
             continue  # interrupted before this discard: nothing to report for it
         else:
@@ -525,7 +564,9 @@ def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, s
         done += trials
         results.append(
             _package(st, n_rounds, secs, interrupted, hand=hand13, discard=d, seed=seed,
-                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note)
+                     opponents=opponents, declare=declare, bao=bao_name, exact=ex, note=note,
+                     pool=mc_pool, policy=("solver" if by_solver else "baseline") if trials
+                     else None)
         )  # fmt: skip
     return results, interrupted
 
@@ -545,7 +586,8 @@ def odds(
     dealer: bool = False,
     exact: bool | None = None,
     objective: str = "win",
-    moves: str = "useful",
+    policy: str | None = None,
+    pool: str = "draws_leave",
     rules: Variant | str | None = None,
     progress=None,
     stop: threading.Event | None = None,
@@ -555,10 +597,15 @@ def odds(
     """P(win) and how: exactly (the dynamic programme of ``ccmj_cli.exact``, or the closed form
     for a declared tenpai hand) and/or by Monte Carlo over the unseen tiles.
 
-    ``exact=True``: the exact answer, plus Monte Carlo when ``trials`` is given (and instead,
-    with a note, when no exact answer exists — unless ``trials == 0``, then UsageError).
-    ``exact=False``: Monte Carlo only. ``exact=None`` (the default): exact when ``trials`` is
-    not given and the hand is within quick reach, else Monte Carlo.
+    ``exact=True``: the exact answer (a larger search), plus Monte Carlo when ``trials`` is
+    given (and instead, with a note, when no exact answer exists — unless ``trials == 0``,
+    then UsageError). ``exact=False``: Monte Carlo only, by the baseline policy.
+    ``exact=None`` (the default): the exact answer whenever the model allows one (a quick
+    search), with Monte Carlo as well when ``trials`` is given, else Monte Carlo.
+    The Monte Carlo plays the exact solver's own decisions, in its pool, when the solver
+    answered (``policy=None`` or "solver"); else (or ``policy="baseline"``) the baseline
+    discard policy, with the player's discards leaving the pool (``pool="draws_leave"``) or
+    going back to it (``"hand_only"``).
     A 13-tile hand (3k+1 concealed beside k melds) is played as it stands; a 14-tile hand is
     played once per distinct discard, with the same seed, and the results come best first.
     ``progress(done, total)`` is called from this thread with the trials finished so far;
@@ -581,8 +628,10 @@ def odds(
         raise UsageError(f"bad --opponents '{opponents}': expected none or random")
     if objective not in OBJECTIVES:
         raise UsageError(f"bad --objective '{objective}': expected win or payment")
-    if moves not in MOVES:
-        raise UsageError(f"bad --moves '{moves}': expected useful or all")
+    if policy not in (None, "solver", "baseline"):
+        raise UsageError(f"bad --policy '{policy}': expected solver or baseline")
+    if pool not in POOLS:
+        raise UsageError(f"bad --pool '{pool}': expected draws_leave or hand_only")
     if seed is not None and seed < 0:
         raise UsageError(f"bad --seed {seed}: expected a non-negative integer")
     bao_mode, bao_tile = _bao_spec(bao)
@@ -600,26 +649,30 @@ def odds(
             c13 = h.concealed.copy()
             c13[d] -= 1
             v2 = vis.copy()
-            v2[d] += 1  # the discard goes to the river: public, and no longer unseen
+            if pool == "draws_leave":
+                v2[d] += 1  # the discard goes to the river: public, and no longer unseen
             starts.append((T.tile_name(int(d)), c13, v2))
     setups = [(d, _setup(h, c13, vv, bao_mode, bao_tile)) for d, c13, vv in starts]
     pool_size = int(setups[0][1].pool.sum())
     n_turns, n_draws = _schedule(draws, wall, pool_size)
     n_rounds = (n_turns + 3) // 4
-    want_exact = exact is True or (exact is None and trials is None)
-    found, notes = {}, {}
+    want_exact = exact is not False
+    found, notes, solver = {}, {}, None
     if want_exact:
         from . import exact as X
 
-        limit = max_states or (X.MAX_STATES if exact else AUTO_STATES)
+        limit = max_states or X.MAX_STATES
         try:
-            found, notes = _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v,
-                                      dealer_seat, objective, moves, limit, stop,
-                                      ready)  # fmt: skip
+            found, notes, solver = _exact_all(h, setups, vis, n_draws, opponents, declare,
+                                              bao_mode, v, dealer_seat, objective, limit, stop,
+                                              ready, X.WIDEN_STATES if exact else
+                                              AUTO_STATES)  # fmt: skip
         except X.Stopped:
             found, notes = {}, {d: "interrupted" for d, _ in setups}
             stop = stop or threading.Event()
             stop.set()
+    if policy == "baseline":
+        solver = None
     have_all = want_exact and len(found) == len(setups)
     if trials is None:
         trials = 0 if have_all else DEFAULT_TRIALS
@@ -628,7 +681,7 @@ def odds(
             return OddsReport(hand=T.format_hand(h), results=[
                 _package(None, n_rounds, 0.0, True, hand=T.format_hand(T.Hand(s.c, h.melds)),
                          discard=d, seed=None, opponents=opponents, declare=declare,
-                         bao=bao_name, exact=None, note=notes.get(d))
+                         bao=bao_name, exact=None, note=notes.get(d), pool=pool, policy=None)
                 for d, s in setups])  # fmt: skip
         why = next(iter(notes.values()), "no exact answer")
         raise UsageError(f"no exact answer: {why}")
@@ -639,7 +692,8 @@ def odds(
     try:
         results, interrupted = _each(setups, h, v, n_turns, n_rounds, opponents, declare,
                                      dealer_seat, trials, seed, workers, threads, local,
-                                     progress, stop, ready, found, notes, bao_name)  # fmt: skip
+                                     progress, stop, ready, found, notes, bao_name, solver,
+                                     pool)  # fmt: skip
     finally:
         if workers is not None:
             workers.shutdown(wait=True, cancel_futures=True)

@@ -222,11 +222,16 @@ def _shanten(ex: dict) -> str:
 
 def _exact_method(ex: dict) -> str:
     if ex["solver"] == "closed form":
-        return "exact (closed form: a declared tenpai hand)"
-    moves = "draws that help only" if ex["moves"] == "useful" else "every move"
+        return "exact (closed form: a declared tenpai hand; drawn tiles leave the pool)"
+    goal = "P(win)" if ex["objective"] == "win" else "the payment"
+    if ex["complete"]:
+        reach = "every play"
+    else:
+        reach = f"hands within {ex['limit']} of a win counting new tiles"
+        if ex["gain"] is not None:
+            reach += f", last widening +{ex['gain']:.6f}"
     return (
-        f"exact (best play for {'P(win)' if ex['objective'] == 'win' else 'the payment'}, "
-        f"{moves}; {ex['states']:,} states)"
+        f"exact (best play for {goal} over {reach}; pool hand_only; {ex['states']:,} states)"
     )
 
 
@@ -244,7 +249,9 @@ def _odds_block(d: dict) -> str:
     if ex is not None:
         head.append(("method", _exact_method(ex) + (" + Monte Carlo" if mc else "")))
     else:
-        head.append(("method", "Monte Carlo (the baseline discard policy)"))
+        head.append(("method", f"Monte Carlo (the baseline discard policy; pool {d['pool']})"))
+    if mc and ex is not None and d["policy"] == "solver":
+        head.append(("Monte Carlo", "plays the exact solver's decisions in its pool"))
     if d["interrupted"] and not mc:
         head.append(("INTERRUPTED", "stopped before any answer"))
     if mc:

@@ -166,6 +166,7 @@ def run_chunk(
     stats,
     memo14,
     wins,
+    hand_only=0,
 ):
     """Play ``n_trials`` trials from the 3k+1 concealed tiles ``c0``; add counts to ``stats``.
 
@@ -175,7 +176,8 @@ def run_chunk(
     position p is the player's draw when p % 4 == 3, else opponent seat p % 4 + 1.
     memo14, wins: ``new_memo14()``, ``new_wins_memo()`` — caches of hand shapes for this
     ``ms`` and ``rv`` (exact values only, so sharing them between chunks changes no answer;
-    one set per thread).
+    one set per thread). hand_only: the player's discards go back to the pool (the exact
+    analysis's pool model; only with opp == 0).
     """
     np.random.seed(seed)
     u = 0
@@ -289,7 +291,12 @@ def run_chunk(
                                                        sc)  # fmt: skip
             c[d] -= 1
             own[d] -= 1
-            public[d] += 1
+            if hand_only == 1:  # unseen again: back into the pool
+                wall[m] = d
+                m += 1
+                view[d] += 1
+            else:
+                public[d] += 1
             if d != t:
                 lmask, n_live = legal_waits(c, ms, own, rv, tb, wbuf, wins)
                 tenpai = n_live > 0

@@ -10,6 +10,7 @@ import typer
 from .. import interrupts
 from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: what is known is printed first
 from ..output import render_odds, to_json
+from ..errors import UsageError
 from .common import JsonOpt, PlotOpt, RulesOpt, VisibleOpt, handles_errors, variant
 
 
@@ -102,14 +103,31 @@ ObjectiveOpt = Annotated[
     str,
     typer.Option("--objective", help="What the exact analysis maximises: win (P(win)) or payment."),
 ]
-MovesOpt = Annotated[
-    str,
+PolicyOpt = Annotated[
+    str | None,
     typer.Option(
-        "--moves",
-        help="Exact analysis: useful (keep only draws that bring a legal win nearer) or all "
-        "(every move; short horizons only).",
+        "--policy",
+        help="Who plays the Monte Carlo: solver (the exact analysis's decisions, the default when "
+        "it answered) or baseline (the simple discard policy).",
     ),
 ]
+PoolOpt = Annotated[
+    str,
+    typer.Option(
+        "--pool",
+        help="The baseline Monte Carlo's pool: draws_leave (a drawn tile is gone for good) or "
+        "hand_only (a thrown tile is unseen again, as in the exact analysis).",
+    ),
+]
+ValueOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--value",
+        help="Print just this field of the answer (p_win, expected_payment, p_tenpai; of the "
+        "best discard for 14 tiles), for $(ccmj odds ... --value p_win).",
+    ),
+]
+VALUE_FIELDS = ("p_win", "expected_payment", "p_tenpai", "p_jiahu", "p_piao")
 
 
 def register(app: typer.Typer):
@@ -129,19 +147,29 @@ def register(app: typer.Typer):
         dealer: DealerOpt = False,
         exact: ExactOpt = False,
         objective: ObjectiveOpt = "win",
-        moves: MovesOpt = "useful",
+        policy: PolicyOpt = None,
+        pool: PoolOpt = "draws_leave",
+        value: ValueOpt = None,
         rules: RulesOpt = None,
         json: JsonOpt = False,
         plot: PlotOpt = None,
     ):
         """P(win) and P(tenpai) by turn, expected payment, by 自摸/点炮/摸宝/对宝, 夹胡/飘胡: exact
-        (best play) when within reach, else Monte Carlo; every discard of a 14-tile hand."""
+        (best play) when the model allows it, else Monte Carlo; every discard of a 14-tile hand.
+        HAND '-' reads one hand a line from stdin (one answer, or JSON line, a hand)."""
         v = variant(rules)
+        if value is not None and value not in VALUE_FIELDS:
+            raise UsageError(f"bad --value '{value}': expected one of {', '.join(VALUE_FIELDS)}")
+        if hand == "-":
+            return _stdin(v, json, value, dict(
+                visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
+                declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,
+                exact=True if exact else None, objective=objective, policy=policy, pool=pool))
         if plot:
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
-        mode = True if exact else (False if trials is not None else None)
+        mode = True if exact else None
         bar = _Bar()
         stop = threading.Event()  # Ctrl-C once the work has started: stop, print what is known
         try:
@@ -150,14 +178,17 @@ def register(app: typer.Typer):
             report = O.odds(
                 hand, visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
                 declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,
-                exact=mode, objective=objective, moves=moves, rules=v, progress=bar,
+                exact=mode, objective=objective, policy=policy, pool=pool, rules=v, progress=bar,
                 stop=stop, ready=lambda: interrupts.work_started(stop.set),
             )  # fmt: skip
         finally:
             interrupts.work_ended()
             bar.close()
         d = report.to_dict()
-        typer.echo(to_json(d) if json else render_odds(d))
+        if value is not None:
+            typer.echo(_value_of(d, value))
+        else:
+            typer.echo(to_json(d) if json else render_odds(d))
         if plot:
             from ..plots import plot_odds
 
@@ -165,3 +196,38 @@ def register(app: typer.Typer):
         if report.interrupted:
             typer.echo("INTERRUPTED: the answer above is from the work finished so far", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _value_of(d: dict, field: str) -> str:
+    """One field of the answer (the best discard's for 14 tiles), as a plain number."""
+    x = d["discards"][0] if "discards" in d else d
+    v = x[field]
+    return "null" if v is None else repr(float(v))
+
+
+def _stdin(v, json: bool, value: str | None, kw: dict):
+    """``ccmj odds -``: one hand a stdin line, one answer a hand (a JSON line with --json, the
+    number with --value); a bad line is an error line and the run goes on (exit 4 if any line
+    failed)."""
+    from .. import odds as O
+    from ..errors import CcmjError
+    from .common import stdin_lines
+
+    failed = 0
+    for i, line in stdin_lines():
+        try:
+            d = O.odds(line, rules=v, **kw).to_dict()
+        except CcmjError as e:
+            failed += 1
+            err = {"input": line, "line": i, "error": e.message, "code": e.code}
+            typer.echo(to_json(err) if json else f"{line}\terror: {e.message}")
+            continue
+        if value is not None:
+            typer.echo(_value_of(d, value))
+        elif json:
+            typer.echo(to_json(d))
+        else:
+            typer.echo(render_odds(d) + "\n")
+    if failed:
+        typer.echo(f"{failed} line(s) in error", err=True)
+        raise typer.Exit(4)

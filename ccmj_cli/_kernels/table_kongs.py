@@ -129,14 +129,15 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
-    for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
+    kind = MELD_XUANFENG
+    while kind <= MELD_JIUDAN:  # (a kind again after one is laid out: he may hold a second)
         if rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
+            kind += 1
             continue  # one of each kind: further members are 补 tiles of the first
         n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
-        if n == 0:
-            continue
         draws = n - 3  # one replacement draw per tile beyond three (RULES §2)
-        if draws > 0 and not can_draw(g, tp, rv):
+        if n == 0 or (draws > 0 and not can_draw(g, tp, rv)):
+            kind += 1
             continue
         for i in range(n):
             conc[cur, grp[i]] -= 1

@@ -274,7 +274,8 @@ class Audit:
                 return
             elif kind == TL.EV_HUANG:
                 return
-            prev = kind
+            if kind not in BAO_EVENTS:  # (a 换宝 may come between a kong and its draw)
+                prev = kind
 
     # -------------------------------------------------------------- checks
     def no_bu_turn(self, seat: Seat, s: int, dealer: int) -> bool:
@@ -290,10 +291,13 @@ class Audit:
 
     def draw_follows(self, events, i, s, bad, what):
         """A roll or look must be for a draw: the next event past the bao's own is a draw of
-        the seat (or his 对宝); a 换宝 roll (s = -1): some draw is still to come."""
+        the seat (or his 对宝); a 换宝 roll (s = -1): the hand is not drawn (荒庄) before any
+        further draw."""
         rest = [e for e in events[i + 1 :] if e[0] not in BAO_EVENTS or e[1] != s]
-        if s < 0:
-            if not any(e[0] in (TL.EV_DRAW, TL.EV_TAIL) for e in rest):
+        if s < 0:  # (a win may end the hand first: a draw was left, it was not needed)
+            if rest and rest[-1][0] == TL.EV_HUANG and not any(
+                e[0] in (TL.EV_DRAW, TL.EV_TAIL) for e in rest
+            ):
                 bad(i, f"{what} (换宝) with no draw left")
             return
         nxt = rest[0] if rest else None

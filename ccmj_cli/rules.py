@@ -58,6 +58,7 @@ SCHEMA = {
     "wall_end": ("str", WALL_END_MODES),
     "guoshui": ("bool", None),
     "shoubayi_no_claim": ("bool", None),
+    "dealin_declaration_counts": ("bool", None),
     "chongbao_double": ("bool", None),
     "dianpao": ("str", DIANPAO_MODES),
     "cover_only_undeclared": ("bool", None),
@@ -363,6 +364,7 @@ class Variant:
         rv[L.RV_WALL_END] = WALL_END_MODES.index(o["wall_end"])
         rv[L.RV_GUOSHUI] = o["guoshui"]
         rv[L.RV_SHOUBAYI_NO_CLAIM] = o["shoubayi_no_claim"]
+        rv[L.RV_DEALIN_DECLARATION_COUNTS] = o["dealin_declaration_counts"]
         stakes = o["stakes"] or ()
         rv[L.RV_STAKES_LEN] = len(stakes)
         for i, amount in enumerate(stakes):

@@ -69,7 +69,9 @@ RV_BAO_PLACE = RV_STAKES_BASE + MAX_STAKES  # 0 any_stack, 1 top_six (see table_
 RV_WALL_END = RV_BAO_PLACE + 1  # 0 reserve (7 stacks, +1 per kong after two), 1 win_only_four
 RV_GUOSHUI = RV_WALL_END + 1  # 过水: a passed discard win bars wins of equal or lower fan
 RV_SHOUBAYI_NO_CLAIM = RV_GUOSHUI + 1  # no 吃/碰/明杠 may leave a chow hand on one concealed tile
-RV_LEN = RV_SHOUBAYI_NO_CLAIM + 1
+# a discarder who declares 报听 with the very tile won on counts as declared for 包庄 (0: not)
+RV_DEALIN_DECLARATION_COUNTS = RV_SHOUBAYI_NO_CLAIM + 1
+RV_LEN = RV_DEALIN_DECLARATION_COUNTS + 1
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡

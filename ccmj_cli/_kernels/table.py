@@ -35,6 +35,7 @@ from .table_layout import (
     EV_HUANG,
     EV_PASS,
     G_CUR,
+    G_DECL_DISC,
     G_DRAWN,
     G_WINNER,
     N_DICE,
@@ -76,10 +77,16 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     while True:
         cur = g[G_CUR]
         if phase == PH_DRAW:
+            # the wall's end first: with no draw left there is no look either (RULES §6: the
+            # look is at his next draw, and there is none: the hand is drawn)
+            if not can_draw(g, tp, rv):
+                event(ev, g, EV_HUANG, -1, -1, 0, 0)
+                break
             # a declared player looks at the bao at his draw (the first one rolls for it)
             if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
                 break
             if not can_draw(g, tp, rv):
+                # (the roll put the bao on the last tile he could draw: it stays in the wall)
                 event(ev, g, EV_HUANG, -1, -1, 0, 0)
                 break
             last = win_only_draw(g, tp, rv)
@@ -104,7 +111,10 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         # special_kong_timing first_turn: a first turn entered by a claim lays out special
         # kongs but adds nothing to them (MIL 五-6-3), and makes no other kong before a draw
         claimed_first = ps[cur, P_FIRST] == 2
-        allow_kong = g[G_DRAWN] >= 0 or dealer_first or claimed_first
+        # no 补 in either turn: not onto a kong laid out before, nor inside one laid out now
+        # (under 三风蛋 [1234z] is [123z] + a 补 of 4z)
+        no_bu = dealer_first or claimed_first
+        allow_kong = g[G_DRAWN] >= 0 or no_bu
         while True:
             if g[G_DRAWN] >= 0 and (
                 mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws)
@@ -117,15 +127,13 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
                 first
                 and wants_special(bots, cur)
                 and not ps[cur, P_DECLARED]
-                and special_kongs(wall, dice, rv, tp, ev, res, tab, ws)
+                and special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu)
             ):
-                continue  # a 旋风杠's replacement draw: win on it, or more kongs
+                continue  # a 4-tile 旋风杠's replacement draw: win on it, or more kongs
             ps[cur, P_FIRST] = 0
             if g[G_DRAWN] < 0 and not dealer_first:
                 break  # (a turn entered by a claim: kongs only after a draw)
-            r = self_kong(
-                wall, dice, rv, tb, tp, bots, ev, res, tab, ws, dealer_first or claimed_first
-            )
+            r = self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu)
             if r != KONG_AGAIN:
                 break
         if g[G_WINNER] >= 0:
@@ -143,6 +151,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         if wants_declare(tab, ws, cur, bots, rv, tb, n_live):
             ps[cur, P_DECLARED] = 1
             res[R_DECLARED] |= 1 << cur
+            g[G_DECL_DISC] = cur  # (declared with this discard: for 包庄 if it is won on)
             event(ev, g, EV_DECLARE, cur, -1, 0, 0)
         check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
 
@@ -150,6 +159,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         c = claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d)
         if c == CLAIM_WIN:
             break
+        g[G_DECL_DISC] = -1
         if c != CLAIM_NONE:
             phase = PH_SELF
             continue

@@ -41,7 +41,7 @@ from .table_layout import (
 )
 from .table_settle import capture, score_bao_win, score_win, won
 from .table_state import event, own_tiles
-from .table_wall import tail_top
+from .table_wall import can_draw, tail_top
 
 
 @njit(cache=True)
@@ -109,12 +109,17 @@ def roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, seat):
 def check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev):
     """换宝 (bao_change always): the three other copies of the bao kind are public -> the old
     tile returns to its place and the bao is rolled again. (Under bao_change optional the
-    declared player on turn decides, at his look: ``look_at_draw``.)"""
+    declared player on turn decides, at his look: ``look_at_draw``.) With no draw left in the
+    wall nobody will look again, so nothing is rolled (RULES §6: a roll is for a draw)."""
     b = g[G_BAO]
     if b >= 0 and pond[b] + exposed[b] >= 3 and rv[RV_BAO_CHANGE] != BAO_CHANGE_OPTIONAL:
         event(ev, g, EV_BAO_CHANGE, -1, b, 0, 0)
         g[G_BAO_POS] = -1
-        roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, -1)
+        if can_draw(g, tp, rv):
+            roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, -1)
+        else:
+            g[G_BAO] = -1
+            g[G_BAO_VER] += 1
 
 
 @njit(cache=True)

@@ -64,7 +64,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, bots, res):
         if can_win(ps, s, conc[s], t, ms[s], conc, melded, own2, rv, tb, rd):
             n_win += 1
             if winner < 0:
-                dstate = declared_state(ps, g, src)  # 包庄 depends on it
+                dstate = declared_state(ps, g, src, rv)  # 包庄 depends on it
                 tot = score_win(
                     conc[s], t, ms[s], own2, HOW_DISCARD, s, g[G_DEALER], src, dstate, rv, tb,
                     rd, items, fan, pay,

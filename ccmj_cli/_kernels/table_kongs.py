@@ -2,9 +2,11 @@
 
 Special kongs (旋风杠, 喜杠, 幺蛋, 九蛋; 三风蛋 and 小鸡飞蛋 with the options) are declared on the
 seat's first turn from his dealt tiles (a non-dealer's first draw does not count; option
-special_kong_timing: first_turn lets it); a 旋风杠 takes a replacement draw, the 3-tile ones do
-not. Later a tile of a special kong's group may be added to it (补; not by the dealer on his
-first turn). A 加杠 or 补 tile can be robbed: by 胡 first (抢杠胡, paid as a 点炮 by the konger),
+special_kong_timing: first_turn lets it). A special kong takes one replacement draw per tile
+beyond three: a 4-wind 旋风杠 takes one (under 三风蛋 it is a 3-wind kong plus one 补), the
+3-tile ones (喜杠, 幺蛋, 九蛋, a 3-wind 旋风杠 under 三风蛋) none. Later a tile of a special
+kong's group may be added to it (补; not by the dealer on his first turn, nor in a first turn
+entered by a claim: then a special kong is laid out with its base only, RULES §7, MIL 五-6-3). A 加杠 or 补 tile can be robbed: by 胡 first (抢杠胡, paid as a 点炮 by the konger),
 then, for a 补, by 碰 (抢叉); a robbed kong pays nothing. Every kong but a 3-tile special kong
 is followed by a replacement draw from the tail. Which kong to make is the bot's decision
 (``table_bots``); the money is ``score.kong_value``'s (``table_settle``).
@@ -53,7 +55,7 @@ from .table_layout import (
     SPECIAL_DEALT,
 )
 from .table_settle import pay_bu, pay_kong, won
-from .table_state import add_meld, bu_kind, event, find_meld, special_group
+from .table_state import add_meld, bu_kind, event, find_meld, special_group, summarize
 from .table_wall import can_draw, take
 
 # what a kong by the seat on turn led to
@@ -75,12 +77,14 @@ def usable(conc, taken, s, t, rv):
 
 
 @njit(cache=True)
-def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt):
+def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt, no_bu):
     """(the tiles seat s would lay down as a special kong of ``kind`` (into ``grp``), the 补
     tiles among them): 0 tiles when his usable tiles (``usable``) do not make one. He offers
     each member of the kind he holds and, where members are missing and the variant lets 幺鸡
     (1s) stand in, his spare 1s tiles (one at most under 小鸡飞蛋 ``one``); what they form is
-    the shared meld rule's to say (``melds.classify_bracket``), as for a written hand."""
+    the shared meld rule's to say (``melds.classify_bracket``), as for a written hand. With
+    ``no_bu`` (a turn in which he may not 补) he lays out the base only: under 三风蛋 three of
+    his four winds, the fourth kept for a later 补."""
     n = special_group(kind, grp)
     m = 0
     has_1s = False
@@ -100,6 +104,9 @@ def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt):
         for _ in range(k):
             mt[m] = ONE_S
             m += 1
+    base = special_base(kind, rv[RV_SANFENG])
+    if no_bu and m > base:
+        m = base  # (the members come first: the last one is kept in hand)
     if m < 3:
         return 0, 0
     for t in range(N_KINDS):
@@ -115,19 +122,22 @@ def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt):
 
 
 @njit(cache=True)
-def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
-    """Lay down every special kong the seat on turn holds; returns True after a 旋风杠 (its
-    replacement draw is G_DRAWN: the seat may win on it, and looks again)."""
+def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
+    """Lay down every special kong the seat on turn holds (``no_bu``: base tiles only, see
+    ``special_tiles``); returns True after one with a replacement draw (a kong of more than
+    three tiles: the draw is G_DRAWN, the seat may win on it, and looks again)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
-    for kind in range(MELD_XUANFENG, MELD_JIUDAN + 1):
+    kind = MELD_XUANFENG
+    while kind <= MELD_JIUDAN:  # (a kind again after one is laid out: he may hold a second)
         if rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
+            kind += 1
             continue  # one of each kind: further members are 补 tiles of the first
-        n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2)
-        if n == 0:
-            continue
-        if kind == MELD_XUANFENG and not can_draw(g, tp, rv):
+        n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
+        draws = n - 3  # one replacement draw per tile beyond three (RULES §2)
+        if n == 0 or (draws > 0 and not can_draw(g, tp, rv)):
+            kind += 1
             continue
         for i in range(n):
             conc[cur, grp[i]] -= 1
@@ -141,7 +151,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws):
         res[R_KONGS] += 1
         event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)
         check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
-        if kind == MELD_XUANFENG:
+        if draws > 0:
             t = take(wall, g, conc, taken, cur, True)
             event(ev, g, EV_TAIL, cur, t, 0, 0)
             return True
@@ -204,6 +214,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
             mrec[cur, m, 1] = 4
             mrec[cur, m, 5] = kt
             pungs[cur, kt] = 0
+            summarize(mrec, nm, ms, cur)
             pay_kong(kpay, cur, MELD_KONG, kt, 0, rv)
             g[G_KONGS] += 1
             res[R_KONGS] += 1
@@ -215,6 +226,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
             if n < 16:
                 mrec[cur, m, 2 + n] = kt
                 mrec[cur, m, 1] = n + 1
+            summarize(mrec, nm, ms, cur)  # the 补 tile's suit counts for 三色全, as in check
             pay_bu(kpay, cur, gk, kt, rv)
             event(ev, g, EV_BU, cur, kt, gk, 0)
     check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)

@@ -42,7 +42,8 @@ G_PHYS = 21  # the tile physically taken (摸宝: the bao-kind tile drawn; 对�
 G_DISCARDER = 22  # the seat whose tile was won on (-1: self-drawn)
 G_DEALER = 23
 G_NO_BAO = 24  # 1: no tile in the wall can serve as the bao (none for the rest of the hand)
-G_LEN = 25
+G_DECL_DISC = 25  # the seat that declared (报听) with the discard now claimed on (-1: none)
+G_LEN = 26
 
 # --- per-seat state: ps[seat, P_*] (int64)
 P_DECLARED = 0  # 1 after 报听

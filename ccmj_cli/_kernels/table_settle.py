@@ -20,6 +20,7 @@ from .layout import (
     RD_JIAHU,
     RD_MENQING,
     RD_PIAO,
+    RV_DEALIN_DECLARATION_COUNTS,
 )
 from .policy import _hand_key
 from .score import fan_items, kong_value, settle_declared, settle_kong
@@ -29,6 +30,7 @@ from .table_layout import (
     G_BAO_VER,
     G_CUR,
     G_DEALER,
+    G_DECL_DISC,
     G_DICE_I,
     G_DISCARDER,
     G_DRAWN,
@@ -128,12 +130,15 @@ def can_win(ps, s, c, t, ms_s, conc, melded, own, rv, tb, rd):
 
 
 @njit(cache=True)
-def declared_state(ps, g, s):
+def declared_state(ps, g, s, rv):
     """What seat s had done when he gave up a winning tile, as ``score.settle_declared`` takes
     it (包庄 depends on it): 0 not declared, 1 declared (报听) but not looked at the current
     bao (none rolled yet, a 换宝 since, or a 断幺九 hand that may not look), 2 declared and
-    looked at it."""
+    looked at it. A 报听 made with this very discard counts (1), unless the variant's
+    dealin_declaration_counts is false: then he had not declared (0)."""
     if not ps[s, P_DECLARED]:
+        return 0
+    if g[G_DECL_DISC] == s and not rv[RV_DEALIN_DECLARATION_COUNTS]:
         return 0
     if g[G_BAO] >= 0 and ps[s, P_LOOKED] == g[G_BAO_VER]:
         return 2

@@ -27,11 +27,7 @@ from .judge import W_COLS, declared_sets, is_yaojiu
 from .layout import (
     FIRST_SPECIAL,
     HONOR,
-    MELD_ANKONG,
-    MELD_CHOW,
     MELD_JIUDAN,
-    MELD_KONG,
-    MELD_PUNG,
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
@@ -41,7 +37,6 @@ from .layout import (
     MS_LEN,
     MS_PUNGS,
     MS_SETS,
-    MS_SPECIALS,
     MS_SUITS,
     MS_YAOJIU,
     N_FAN,
@@ -53,11 +48,13 @@ from .layout import (
     RV_XIAOJI,
     XIAOJI_ANY,
 )
+from .melds import meld_summary
 from .policy import new_discard_scratch
 from .table_layout import (
     G_BAO,
     G_BAO_POS,
     G_DEALER,
+    G_DECL_DISC,
     G_DISCARDER,
     G_DRAWN,
     G_HOW,
@@ -135,6 +132,7 @@ def reset_table(tab, dealer, rec):
     g[G_PHYS] = -1
     g[G_DISCARDER] = -1
     g[G_DEALER] = dealer
+    g[G_DECL_DISC] = -1
     ps[:, :] = 0
     for s in range(N_SEATS):
         ps[s, P_LOOKED] = -1
@@ -231,31 +229,24 @@ def bu_kind(ps, s, t, rv):
 
 
 @njit(cache=True)
+def summarize(mrec, nm, ms, s):
+    """Seat s's meld summary from his melds as they stand, by the shared ``melds.meld_summary``
+    (the kernel form of ``tiles.Hand.meld_summary``, what ``ccmj check`` feeds the judge): so
+    a 补 tile's suit, or a 幺鸡 standing in for a member, counts at the table as in ``check``.
+    Called whenever a meld is made or grows (加杠, 补)."""
+    meld_summary(mrec[s, :, 0], mrec[s, :, 2:], mrec[s, :, 1], nm[s], ms[s])
+
+
+@njit(cache=True)
 def add_meld(mrec, nm, ms, s, kind, n, tiles):
-    """Record a meld for seat s and update his meld summary (tiles.Hand.meld_summary semantics)."""
+    """Record a meld for seat s and update his meld summary (``summarize``)."""
     m = nm[s]
     mrec[s, m, 0] = kind
     mrec[s, m, 1] = n
     for i in range(n):
         mrec[s, m, 2 + i] = tiles[i]
     nm[s] = m + 1
-    ms[s, MS_SETS] += 1
-    for i in range(n):
-        t = tiles[i]
-        if t < HONOR:
-            ms[s, MS_SUITS] |= 1 << (t // 9)
-        if is_yaojiu(t):
-            ms[s, MS_YAOJIU] = 1
-    if kind == MELD_CHOW:
-        ms[s, MS_CHOWS] += 1
-    elif kind >= FIRST_SPECIAL:
-        ms[s, MS_SPECIALS] += 1
-    else:
-        ms[s, MS_PUNGS] += 1
-    if kind == MELD_CHOW or kind == MELD_PUNG or kind == MELD_KONG:
-        ms[s, MS_CLAIMED] += 1
-    elif kind == MELD_ANKONG:
-        ms[s, MS_ANKONGS] += 1
+    summarize(mrec, nm, ms, s)
 
 
 @njit(cache=True)

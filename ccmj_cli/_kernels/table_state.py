@@ -27,11 +27,7 @@ from .judge import W_COLS, declared_sets, is_yaojiu
 from .layout import (
     FIRST_SPECIAL,
     HONOR,
-    MELD_ANKONG,
-    MELD_CHOW,
     MELD_JIUDAN,
-    MELD_KONG,
-    MELD_PUNG,
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
@@ -41,7 +37,6 @@ from .layout import (
     MS_LEN,
     MS_PUNGS,
     MS_SETS,
-    MS_SPECIALS,
     MS_SUITS,
     MS_YAOJIU,
     N_FAN,
@@ -53,6 +48,7 @@ from .layout import (
     RV_XIAOJI,
     XIAOJI_ANY,
 )
+from .melds import add_to_summary
 from .policy import new_discard_scratch
 from .table_layout import (
     G_BAO,
@@ -239,23 +235,7 @@ def add_meld(mrec, nm, ms, s, kind, n, tiles):
     for i in range(n):
         mrec[s, m, 2 + i] = tiles[i]
     nm[s] = m + 1
-    ms[s, MS_SETS] += 1
-    for i in range(n):
-        t = tiles[i]
-        if t < HONOR:
-            ms[s, MS_SUITS] |= 1 << (t // 9)
-        if is_yaojiu(t):
-            ms[s, MS_YAOJIU] = 1
-    if kind == MELD_CHOW:
-        ms[s, MS_CHOWS] += 1
-    elif kind >= FIRST_SPECIAL:
-        ms[s, MS_SPECIALS] += 1
-    else:
-        ms[s, MS_PUNGS] += 1
-    if kind == MELD_CHOW or kind == MELD_PUNG or kind == MELD_KONG:
-        ms[s, MS_CLAIMED] += 1
-    elif kind == MELD_ANKONG:
-        ms[s, MS_ANKONGS] += 1
+    add_to_summary(ms[s], kind, tiles, n)  # (the hand kernels' rule: melds.add_to_summary)
 
 
 @njit(cache=True)

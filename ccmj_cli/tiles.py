@@ -207,7 +207,7 @@ def _classify_sanyaoji(tiles: list[int], text: str, rules: MeldRules) -> Meld:
         )
     from ._kernels.melds import classify_sanyaoji
 
-    kind, bu = classify_sanyaoji(counts_of(tiles))
+    kind, bu = classify_sanyaoji(counts_of(tiles), rules.sanfeng)
     if kind < 0:
         raise HandError(
             f"invalid meld '{text}': a 三幺鸡 is three 1s, with any 补 tiles of one special kong"

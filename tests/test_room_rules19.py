@@ -191,7 +191,10 @@ def test_sanyaoji_notation_and_meld(tmp_path):
     assert m.name == "yaodan" and m.sanyaoji and m.bu == 0 and m.text() == "[*111s]"
     assert T.format_hand(h) == "2345677899m[*111s]"
     assert T.parse_hand("[*111s9m]", v.meld_rules).melds[0].name == "jiudan"
-    assert T.parse_hand("[*111s1z]", v.meld_rules).melds[0].bu == 1
+    assert T.parse_hand("[*111s9m]", v.meld_rules).melds[0].bu == 1
+    assert T.parse_hand("[*111s1z]", v.meld_rules).melds[0].bu == 0  # 1s for 南西北
+    sanfeng = room(tmp_path, SANYAOJI + "sanfeng_dan: true\n", "sanfeng.yaml")
+    assert T.parse_hand("[*111s1z]", sanfeng.meld_rules).melds[0].bu == 1
     with pytest.raises(HandError, match="sanyaoji: true"):
         T.parse_hand("23456778m99m[*111s]")
     with pytest.raises(HandError, match="三幺鸡"):

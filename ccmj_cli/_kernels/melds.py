@@ -177,11 +177,13 @@ def classify_bracket(cnt, sanfeng, xiaoji, xi_any):
 
 
 @njit(cache=True)
-def classify_sanyaoji(cnt):
+def classify_sanyaoji(cnt, sanfeng):
     """(meld kind, 补 tiles) of a bracket marked 三幺鸡 (``[*111s]``, with ``sanyaoji``): three
-    一条 (1s) laid as a special kong, standing in for all its members. The tiles beyond those
-    three 1s decide its kind and are its 补 tiles: none (or more 1m/1p/1s) -> 幺蛋; winds ->
-    旋风杠; dragons -> 喜杠; 9m/9p/9s -> 九蛋. INVALID without three 1s, or with a mix."""
+    一条 (1s) laid as a special kong, standing in for its members. The tiles beyond those three
+    1s decide its kind: none (or more 1m/1p/1s) -> 幺蛋; winds -> 旋风杠; dragons -> 喜杠;
+    9m/9p/9s -> 九蛋; its 补 tiles are those beyond its base, as for any special kong
+    (``special_base``: ``[*111s1z]`` is a whole 旋风杠, one more wind a 补 tile; under 三风蛋 the
+    1z is already a 补). INVALID without three 1s, or with a mix."""
     if cnt[ONE_S] < 3:
         return INVALID, 0
     n = 0
@@ -192,7 +194,8 @@ def classify_sanyaoji(cnt):
     cnt[ONE_S] += 3
     if kind == INVALID:
         return INVALID, 0
-    return kind, n - 3
+    bu = n - special_base(kind, sanfeng)
+    return kind, bu if bu > 0 else 0
 
 
 @njit(cache=True)

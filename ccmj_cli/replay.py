@@ -24,9 +24,10 @@ HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
 DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
 LOG_VERSION = 5  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
 #                 options in rv (76 -> 80 values), a fifth bot knob, the pass event; 4: the
-#                 bots' policy weights (12 knobs); 5: dealin_declaration_counts in rv (81
-#                 values), and hands played by the engine of issue 24 (3-tile special kongs
-#                 draw nothing, no 补 in a turn that allows none, no look without a draw)
+#                 bots' policy weights (12 knobs); 5: dealin_declaration_counts,
+#                 open_kong_breaks_menqing, xiaoji_is_suit_tile, sanyaoji in rv (84 values),
+#                 and hands played by the fixed engine (3-tile special kongs draw nothing, no 补
+#                 in a turn that allows none, no look without a draw)
 
 
 def _tile(t: int) -> str | None:

@@ -19,7 +19,7 @@ from ._kernels import layout as L
 from .errors import VariantError
 from .tiles import MeldRules
 
-JIAHU_MODES = ("any", "single_wait", "shape")
+JIAHU_MODES = ("any", "single_wait", "shape", "shape_duanyaojiu")
 DIANPAO_MODES = ("all_pay", "discarder_only", "discarder_covers_all")
 HAOHUA_MODES = ("any_quad", "wait_completes_quad")
 XIAOJI_MODES = ("one", "any")  # with xiaoji_feidan: XIAOJI_ONE, XIAOJI_ANY
@@ -28,7 +28,7 @@ BAO_CHANGE_MODES = ("always", "optional")
 BAO_PLACE_MODES = ("any_stack", "top_six")
 WALL_END_MODES = ("reserve", "win_only_four")
 FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
-            "haohua", "chongbao")  # fmt: skip
+            "haohua", "chongbao", "piaoding")  # fmt: skip
 KONG_KEYS = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
 
 # key -> (kind, allowed): kind is bool, int, str (allowed lists the values), or a dict's keys
@@ -37,6 +37,7 @@ SCHEMA = {
     "piao_stacks_with_jia": ("bool", None),
     "special_kong_is_pung": ("bool", None),
     "special_kong_breaks_menqing": ("bool", None),
+    "open_kong_breaks_menqing": ("bool", None),
     "dragon_pair_is_pung": ("bool", None),
     "quemen": ("bool", None),
     "piao_exempt": ("bool", None),
@@ -47,6 +48,8 @@ SCHEMA = {
     "sanfeng_dan": ("bool", None),
     "xiaoji_feidan": ("bool", None),
     "xiaoji_wildcard": ("str", XIAOJI_MODES),
+    "xiaoji_is_suit_tile": ("bool", None),
+    "sanyaoji": ("bool", None),
     "xi_bu_any_honor": ("bool", None),
     "one_special_kong_per_kind": ("bool", None),
     "special_kong_timing": ("str", TIMING_MODES),
@@ -333,7 +336,11 @@ class Variant:
         """What a bracket of tiles forms under this variant (``tiles.parse_hand``)."""
         o = self.options
         return MeldRules(
-            o["sanfeng_dan"], xiaoji_mode(o), o["xi_bu_any_honor"], o["one_special_kong_per_kind"]
+            o["sanfeng_dan"],
+            xiaoji_mode(o),
+            o["xi_bu_any_honor"],
+            o["one_special_kong_per_kind"],
+            o["sanyaoji"],
         )
 
     @cached_property
@@ -365,6 +372,9 @@ class Variant:
         rv[L.RV_GUOSHUI] = o["guoshui"]
         rv[L.RV_SHOUBAYI_NO_CLAIM] = o["shoubayi_no_claim"]
         rv[L.RV_DEALIN_DECLARATION_COUNTS] = o["dealin_declaration_counts"]
+        rv[L.RV_OPEN_KONG_BREAKS_MENQING] = o["open_kong_breaks_menqing"]
+        rv[L.RV_XIAOJI_IS_SUIT_TILE] = o["xiaoji_is_suit_tile"]
+        rv[L.RV_SANYAOJI] = o["sanyaoji"]
         stakes = o["stakes"] or ()
         rv[L.RV_STAKES_LEN] = len(stakes)
         for i, amount in enumerate(stakes):
@@ -392,11 +402,12 @@ def xiaoji_mode(o) -> int:
 
 def max_charged_fan(o) -> int:
     """The largest fan one loser can be charged under the options ``o``: 平胡 + 门清 + the best
-    hand items that stack (夹胡 and 飘胡 only with piao_stacks_with_jia; 七对 + 豪华 (+ 夹胡
-    under qidui_jiahu) with qidui) + the larger of 自摸 + 宝 (+ 冲宝) and 点炮, + 庄; capped by
-    cap_fan."""
+    hand items that stack (夹胡 and 飘胡 (+ 飘顶) only with piao_stacks_with_jia; 七对 + 豪华
+    (+ 夹胡 under qidui_jiahu) with qidui) + the larger of 自摸 + 宝 (+ 冲宝) and 点炮, + 庄;
+    capped by cap_fan."""
     f = o["fan"]
-    jia_piao = f["jiahu"] + f["piao"] if o["piao_stacks_with_jia"] else max(f["jiahu"], f["piao"])
+    piao = f["piao"] + f.get("piaoding", 0)
+    jia_piao = f["jiahu"] + piao if o["piao_stacks_with_jia"] else max(f["jiahu"], piao)
     qidui = f["qidui"] + f["haohua"] + (f["jiahu"] if o["qidui_jiahu"] else 0) if o["qidui"] else 0
     self_draw = f["zimo"] + f["bao"] + (f["chongbao"] if o["chongbao_double"] else 0)
     top = f["win"] + f["menqing"] + max(jia_piao, qidui) + max(self_draw, f["dianpao"])

@@ -42,6 +42,7 @@ FAN_NAMES = (
     ("qidui", "七对"),
     ("haohua", "豪华七对"),
     ("chongbao", "冲宝"),
+    ("piaoding", "飘顶"),
 )
 LOOK_REASONS = {1: "not_tenpai", 2: "duanyaojiu"}
 KONG_KINDS = frozenset((L.MELD_KONG, L.MELD_ANKONG)) | frozenset(

@@ -34,15 +34,7 @@ from ._kernels.layout import (
     MELD_XI,
     MELD_XUANFENG,
     MELD_YAODAN,
-    MS_ANKONGS,
-    MS_CHOWS,
-    MS_CLAIMED,
     MS_LEN,
-    MS_PUNGS,
-    MS_SETS,
-    MS_SPECIALS,
-    MS_SUITS,
-    MS_YAOJIU,
     N_KINDS,
     ONE_M,
     ONE_P,
@@ -59,6 +51,7 @@ SUIT_ALIASES.update({s.upper(): s for s in SUITS})  # 1M = 1m: suit letters in a
 HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33}
 HONOR_CHARS.update({"東": 27, "發": 32})  # traditional forms
 OPEN = {"[": "]", "(": ")"}
+SANYAOJI_MARK = "*"  # [*111s]: three 一条 laid as a special kong (三幺鸡, option sanyaoji)
 
 MELD_NAMES_ZH = {
     MELD_XUANFENG: "旋风杠",
@@ -100,6 +93,7 @@ class MeldRules(NamedTuple):
     xiaoji: int = XIAOJI_OFF  # 幺鸡 (1s) as a member: XIAOJI_OFF | XIAOJI_ONE | XIAOJI_ANY
     xi_bu_any_honor: bool = False  # a 喜杠 takes any honor as 补 tiles
     one_per_kind: bool = False  # at most one special kong of each kind
+    sanyaoji: bool = False  # 三幺鸡: [*111s] is a special kong (a 幺蛋 of three 1s)
 
 
 @dataclass(frozen=True)
@@ -110,6 +104,7 @@ class Meld:
     kind: int
     tiles: tuple[int, ...]
     bu: int = 0
+    sanyaoji: bool = False  # 三幺鸡: laid as ``[*111s...]``, three 1s for every member
 
     @property
     def name(self) -> str:
@@ -121,6 +116,8 @@ class Meld:
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
+        if self.sanyaoji:
+            return f"[{SANYAOJI_MARK}{inner}]"
         return f"({inner})" if self.kind == MELD_ANKONG else f"[{inner}]"
 
 
@@ -149,25 +146,14 @@ class Hand:
         return own
 
     def meld_summary(self) -> np.ndarray:
-        """The MS_* vector the judgment kernels take."""
+        """The MS_* vector the judgment kernels take: the rule is the kernel
+        ``_kernels.melds.add_to_summary`` (one place: a 幺蛋/九蛋 supplies all three suits, a
+        1s in a 旋风杠/喜杠 sets SUIT_XIAOJI, open kongs are counted apart)."""
+        from ._kernels.melds import add_to_summary  # (a kernel: loaded once the mode is set)
+
         ms = np.zeros(MS_LEN, np.int64)
-        ms[MS_SETS] = len(self.melds)
         for m in self.melds:
-            for t in m.tiles:
-                if t < HONOR:
-                    ms[MS_SUITS] |= 1 << (t // 9)
-                if is_yaojiu(t):
-                    ms[MS_YAOJIU] = 1
-            if m.kind == MELD_CHOW:
-                ms[MS_CHOWS] += 1
-            elif m.is_special:
-                ms[MS_SPECIALS] += 1
-            else:
-                ms[MS_PUNGS] += 1
-            if m.kind in (MELD_CHOW, MELD_PUNG, MELD_KONG):
-                ms[MS_CLAIMED] += 1
-            elif m.kind == MELD_ANKONG:
-                ms[MS_ANKONGS] += 1
+            add_to_summary(ms, m.kind, np.array(m.tiles, np.int64), len(m.tiles))
         return ms
 
 
@@ -210,6 +196,24 @@ def _read_tiles(text: str, start: int, stop_chars: str, where: str):
     if digits:
         raise HandError(f"{where}: digits at position {digits[0][1] + 1} have no suit")
     return tiles, i
+
+
+def _classify_sanyaoji(tiles: list[int], text: str, rules: MeldRules) -> Meld:
+    """A bracket marked 三幺鸡 (``[*111s]``): the rule is ``melds.classify_sanyaoji``."""
+    if not rules.sanyaoji:
+        raise HandError(
+            f"invalid meld '{text}': 三幺鸡 (three 1s laid as a special kong) needs the variant "
+            "option sanyaoji: true"
+        )
+    from ._kernels.melds import classify_sanyaoji
+
+    kind, bu = classify_sanyaoji(counts_of(tiles), rules.sanfeng)
+    if kind < 0:
+        raise HandError(
+            f"invalid meld '{text}': a 三幺鸡 is three 1s, with any 补 tiles of one special kong"
+            " after them (e.g. [*111s], [*111s9m])"
+        )
+    return Meld(int(kind), tuple(tiles), int(bu), True)
 
 
 def _classify(tiles: list[int], concealed: bool, text: str, rules: MeldRules) -> Meld:
@@ -310,10 +314,14 @@ def parse_hand(
         ch = text[i]
         if ch in OPEN:
             close = OPEN[ch]
-            tiles, end = _read_tiles(text, i + 1, "[]()", where)
+            marked = ch == "[" and text[i + 1 : i + 2] == SANYAOJI_MARK
+            tiles, end = _read_tiles(text, i + 1 + marked, "[]()", where)
             if end >= len(text) or text[end] != close:
                 raise HandError(f"{where}: '{ch}' at position {i + 1} is not closed by '{close}'")
-            melds.append(_classify(tiles, ch == "(", text[i : end + 1], rules))
+            if marked:
+                melds.append(_classify_sanyaoji(tiles, text[i : end + 1], rules))
+            else:
+                melds.append(_classify(tiles, ch == "(", text[i : end + 1], rules))
             i = end + 1
         else:
             tiles, end = _read_tiles(text, i, "[(", where)

@@ -51,6 +51,7 @@ FAST_TESTS = (
     "tests/test_mil2024.py",
     "tests/test_room_options.py",
     "tests/test_held_four.py",
+    "tests/test_room_rules19.py",
 )
 PROPERTY_TESTS = ("tests/test_scoring_properties.py",)
 
@@ -312,6 +313,63 @@ MUTANTS = (
         "    if rv[RV_SHOUBAYI_ANKONG_CONCEALED]:\n        return ms[MS_SETS] - ms[MS_ANKONGS]",
         "    if False:\n        return ms[MS_SETS] - ms[MS_ANKONGS]",
         "shoubayi_ankong_concealed: a concealed kong still counts as a declared set for 手把一",
+    ),
+    # --- issue 19: the 幺蛋/九蛋 三色全 bug and the room rules of a second implementation
+    Mutant(
+        "dan_suits_physical_only",
+        MELDS,
+        "    if kind == MELD_YAODAN or kind == MELD_JIUDAN:\n        ms[MS_SUITS] |= 7\n",
+        "",
+        "三色全: a 幺蛋/九蛋 supplies only its physical tiles' suits (the bug of issue 19)",
+    ),
+    Mutant(
+        "open_kong_always_breaks_menqing",
+        JUDGE,
+        "    if not rv[RV_OPEN_KONG_BREAKS_MENQING]:\n        claimed -= ms[MS_OPEN_KONGS]",
+        "    if False:\n        claimed -= ms[MS_OPEN_KONGS]",
+        "open_kong_breaks_menqing false: an open kong still breaks 门清",
+    ),
+    Mutant(
+        "piaoding_never_scored",
+        SCORE,
+        "    if rd[RD_PIAODING]:",
+        "    if False:",
+        "fan.piaoding: a 手把一 飘胡 scores no 飘顶",
+    ),
+    Mutant(
+        "piaoding_without_shoubayi",
+        JUDGE,
+        "out[RD_PIAODING] = 1 if out[RD_PIAO] and declared_sets(ms, rv) == 4 else 0",
+        "out[RD_PIAODING] = 1 if out[RD_PIAO] else 0",
+        "飘顶 scored on every 飘胡, not only a 手把一 hand's",
+    ),
+    Mutant(
+        "xiaoji_always_suit_tile",
+        JUDGE,
+        "    if suits & SUIT_XIAOJI and rv[RV_XIAOJI_IS_SUIT_TILE]:",
+        "    if suits & SUIT_XIAOJI:",
+        "xiaoji_is_suit_tile false: a 1s in a 旋风杠/喜杠 is still a 条",
+    ),
+    Mutant(
+        "shape_duanyaojiu_no_duanyaojiu_jia",
+        JUDGE,
+        "        single = not content_bits(c, ms, rv)[1]",
+        "        single = False",
+        "jiahu shape_duanyaojiu: a 断幺九 hand's win on its 幺九 tile is not 夹",
+    ),
+    Mutant(
+        "shape_duanyaojiu_counts_single_wait",
+        JUDGE,
+        "    return rv[RV_JIAHU] == JIAHU_ANY or rv[RV_JIAHU] == JIAHU_SINGLE_WAIT",
+        "    return rv[RV_JIAHU] != JIAHU_SHAPE",
+        "jiahu shape_duanyaojiu: 独听 alone counts as 夹 in the waits",
+    ),
+    Mutant(
+        "sanyaoji_kind_wrong",
+        MELDS,
+        "    kind = MELD_YAODAN if n == 3 else _special_kind(cnt, False)",
+        "    kind = MELD_XI if n == 3 else _special_kind(cnt, False)",
+        "三幺鸡: [*111s] is read as a 喜杠 (it supplies no 万 or 饼)",
     ),
 )
 

@@ -122,9 +122,22 @@ def melds_info(melds, opts) -> dict:
     """What the legality rules need to know about the declared melds (RULES.md §2-§3)."""
     names = [m.name for m in melds]
     tiles = [t for m in melds for t in m.tiles]
+    # 三色全 (C1): a 幺蛋/九蛋 is its three members, so it supplies all three suits whatever
+    # 幺鸡 stands in for (issue 19); a 1s in a 旋风杠/喜杠 is a 条 only under xiaoji_is_suit_tile
+    suits = set()
+    for m in melds:
+        if m.name in ("yaodan", "jiudan"):
+            suits |= {0, 1, 2}
+        for t in m.tiles:
+            if t == 18 and m.name in ("xuanfeng", "xi") and not opts["xiaoji_is_suit_tile"]:
+                continue
+            if suit(t) is not None:
+                suits.add(suit(t))
     return {
         "n": len(melds),
         "tiles": tiles,
+        "suits": suits,
+        "open_kongs": names.count("kong"),
         "chows": names.count("chow"),
         "pungs": sum(n in ("pung", "kong", "concealed_kong") for n in names),
         "specials": sum(n in SPECIAL for n in names),
@@ -134,16 +147,20 @@ def melds_info(melds, opts) -> dict:
 
 
 def menqing(mi, opts) -> bool:
-    """门清: no claimed meld; a special kong breaks it when special_kong_breaks_menqing."""
-    if mi["claimed"]:
+    """门清: no claimed meld; a special kong breaks it when special_kong_breaks_menqing; an open
+    kong (明杠, 补杠) is no claim for it under open_kong_breaks_menqing: false."""
+    claimed = mi["claimed"] - (0 if opts["open_kong_breaks_menqing"] else mi["open_kongs"])
+    if claimed:
         return False
     return not (mi["specials"] and opts["special_kong_breaks_menqing"])
 
 
-def _content_fails(all_tiles, opts) -> set:
-    """C1 三色全 and C2 幺九 on every tile of the final hand (melds included)."""
+def _content_fails(concealed, mi, opts) -> set:
+    """C1 三色全 and C2 幺九 on every tile of the final hand: the ``concealed`` tiles and the
+    melds (``mi`` = melds_info: the suits they supply, their tiles)."""
     fails = set()
-    suits = {suit(t) for t in all_tiles} - {None}
+    suits = ({suit(t) for t in concealed} - {None}) | mi["suits"]
+    all_tiles = list(concealed) + mi["tiles"]
     if len(suits) < 3 and not (opts["quemen"] and len(suits) == 2):
         fails.add("missing_suit")
     if not any(is_yaojiu(t) for t in all_tiles):
@@ -176,14 +193,14 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
     mi = melds_info(melds, opts)
     mq = menqing(mi, opts)
     c = [int(x) for x in c14]
-    all_tiles = [t for t in range(N) for _ in range(c[t])] + mi["tiles"]
+    concealed = [t for t in range(N) for _ in range(c[t])]
     k = 4 - mi["n"]
     n = sum(c)
     fan = opts["fan"]
     readings = []  # (fails, jia, piao, qidui, value, reading)
     if n == 3 * k + 2:
         for pair, sets in decompositions(c):
-            fails = _content_fails(all_tiles, opts)
+            fails = _content_fails(concealed, mi, opts)
             chow_inside = any(kind == "chow" for kind, _ in sets)
             piao = (
                 not chow_inside
@@ -208,7 +225,8 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
                 fails.add("single_tile_not_piao")
             shape = _jia_shape(pair, sets, win)
             mode = opts["jiahu"]
-            jia = {"any": shape or single, "shape": shape, "single_wait": shape and single}[mode]
+            jia = {"any": shape or single, "shape": shape, "single_wait": shape and single,
+                   "shape_duanyaojiu": shape or single}[mode]  # fmt: skip
             if piao and not opts["piao_stacks_with_jia"]:
                 jia = False
             value = (fan["piao"] if piao else 0) + (fan["jiahu"] if jia else 0)
@@ -221,7 +239,7 @@ def judge(c14, melds, win: int, opts, single: bool = False) -> Verdict:
         mode = opts["jiahu"]
         jia = opts["qidui_jiahu"] and (mode != "single_wait" or single)
         value += fan["jiahu"] if jia else 0
-        readings.append((_content_fails(all_tiles, opts), jia, False, True, value, ("qidui",)))
+        readings.append((_content_fails(concealed, mi, opts), jia, False, True, value, ("qidui",)))
     if not readings:
         return Verdict(False, frozenset({("incomplete",)}), frozenset(), mq)
     legal = [r for r in readings if not r[0]]
@@ -293,9 +311,10 @@ def waits(hand, opts) -> WaitsAnswer:
         return judge(d, hand.melds, t, opts, single)
 
     ws = all_structural_waits(hand, opts)
-    first = {t: verdict(t, False) for t in ws}
+    dyj = duanyaojiu_flag(hand, opts)
+    first = {t: verdict(t, dyj) for t in ws}
     live_legal = [t for t in ws if first[t].legal and own[t] < 4]
-    if len(live_legal) == 1:
+    if len(live_legal) == 1 and opts["jiahu"] in ("any", "single_wait"):
         first[live_legal[0]] = verdict(live_legal[0], True)
     tenpai = bool(live_legal)
     yaojiu = any(own[t] and is_yaojiu(t) for t in range(N))
@@ -313,10 +332,22 @@ def may_declare(hand, opts) -> bool:
     return opts["duanyaojiu_may_declare"] or any(own[t] and is_yaojiu(t) for t in range(N))
 
 
+def duanyaojiu_flag(hand, opts) -> bool:
+    """jiahu shape_duanyaojiu: a hand with no 幺九 (melds included) wins only on a 幺九 tile
+    (C2), and that win is 夹 — the flag ``judge`` takes as ``single`` in this mode."""
+    own = own_counts(hand)
+    return opts["jiahu"] == "shape_duanyaojiu" and not any(
+        own[t] and is_yaojiu(t) for t in range(N)
+    )
+
+
 def check(hand, win: int, opts) -> Verdict:
-    """hand (13 tiles' worth) + win, 独听 taken from the hand's own waits."""
+    """hand (13 tiles' worth) + win, 独听 taken from the hand's own waits (under jiahu
+    shape_duanyaojiu: whether the hand holds no 幺九)."""
     ans = waits(hand, opts)
     single = ans.live_legal == [win]
+    if opts["jiahu"] == "shape_duanyaojiu":
+        single = duanyaojiu_flag(hand, opts)
     c = [int(x) for x in hand.concealed]
     c[win] += 1
     return judge(c, hand.melds, win, opts, single)

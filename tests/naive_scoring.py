@@ -35,7 +35,7 @@ DEALER = 0  # the dealer sits East
 HOWS = ("self", "discard", "mobao", "duibao")
 # fan items in the order ccmj reports them (庄 and 点炮 are per loser: see dealer_step/dianpao_step)
 ITEM_ORDER = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
-              "haohua", "chongbao")  # fmt: skip
+              "haohua", "chongbao", "piaoding")  # fmt: skip
 # 大蛋 tiles (RULES.md §7): 幺鸡 1s, 幺饼 1p, 白 5z, 发 6z, 中 7z
 DADAN_TILES = (18, 9, 31, 32, 33)
 WINDS = (27, 28, 29, 30)
@@ -142,6 +142,14 @@ def item_chongbao(how: str, opts) -> int:
     return opts["fan"]["chongbao"] if how == "duibao" and opts["chongbao_double"] else 0
 
 
+def item_piaoding(hand, piao: bool, opts) -> int:
+    """飘顶 (``fan.piaoding``): a 手把一 hand — four declared sets and one concealed tile (a
+    concealed kong counted as concealed tiles under shoubayi_ankong_concealed) — that wins 飘胡
+    scores this on top of 飘胡."""
+    n = sum(m.name != "concealed_kong" or not opts["shoubayi_ankong_concealed"] for m in hand.melds)
+    return opts["fan"]["piaoding"] if piao and n == 4 else 0
+
+
 def common_items(hand, t: int, how: str, flags, opts) -> dict[str, int]:
     """The items every loser pays, for a legal win on ``t`` whose reading has
     ``flags`` = (夹胡, 飘胡, 七对): name -> fan, items worth 0 left out."""
@@ -156,6 +164,7 @@ def common_items(hand, t: int, how: str, flags, opts) -> dict[str, int]:
         "qidui": item_qidui(qidui, opts),
         "haohua": item_haohua(qidui, with_tile(hand, t), t, opts),
         "chongbao": item_chongbao(how, opts),
+        "piaoding": item_piaoding(hand, piao, opts),
     }
     return {k: v for k, v in items.items() if v}
 

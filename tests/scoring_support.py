@@ -17,13 +17,14 @@ SEATS = NS.SEATS
 
 def meld_rules(opts) -> T.MeldRules:
     """The notation parser's meld options from the variant's: 三风蛋, 幺鸡 (off, one 小鸡飞蛋, or
-    the wildcard of ``xiaoji_wildcard: any``), 喜杠 补 with any honor, one kong of each kind."""
+    the wildcard of ``xiaoji_wildcard: any``), 喜杠 补 with any honor, one kong of each kind,
+    三幺鸡 (``sanyaoji``: ``[*111s]``)."""
     if not opts["xiaoji_feidan"]:
         xiaoji = T.XIAOJI_OFF
     else:
         xiaoji = T.XIAOJI_ONE if opts["xiaoji_wildcard"] == "one" else T.XIAOJI_ANY
     return T.MeldRules(opts["sanfeng_dan"], xiaoji, opts["xi_bu_any_honor"],
-                       opts["one_special_kong_per_kind"])  # fmt: skip
+                       opts["one_special_kong_per_kind"], opts["sanyaoji"])  # fmt: skip
 
 
 def _parse(text: str, opts):
@@ -103,7 +104,7 @@ def item_tuples(fan_items) -> tuple:
 
 
 def _meld_tiles(text: str) -> list[int]:
-    return sorted(T.parse_tiles(text.strip("[]()")))
+    return sorted(T.parse_tiles(text.strip("[]()").lstrip("*")))  # ([*111s]: 三幺鸡)
 
 
 def kong_tuples(lines) -> list:

@@ -67,7 +67,8 @@ def meld_text(kind: str, tiles) -> str:
     if kind == "concealed_kong":
         return f"({text_of(tiles)})"
     if kind in SPECIAL_GROUPS:
-        return "[" + "".join(name(t) for t in tiles) + "]"
+        mark = "*" if len(tiles) >= 3 and all(t == 18 for t in tiles) else ""  # 三幺鸡
+        return "[" + mark + "".join(name(t) for t in tiles) + "]"
     return f"[{text_of(tiles)}]"
 
 
@@ -91,6 +92,7 @@ MELD_OPTIONS = {
     "xiaoji_wildcard": "one",
     "xi_bu_any_honor": False,
     "one_special_kong_per_kind": False,
+    "sanyaoji": False,
 }
 ONE_S = 18
 HONORS = tuple(range(HONOR, N))
@@ -112,6 +114,8 @@ def special_kong(draw, kind: str, used, opts=None):
     in a 幺蛋 too, at least one tile not a 1s); then 0-2 补 tiles: members of the group, any
     honor on a 喜杠 (``xi_bu_any_honor``), a 1s under the wildcard or as the one 幺鸡."""
     o = meld_options(opts)
+    if kind == "yaodan" and o["sanyaoji"] and fits(used, [ONE_S] * 3) and draw(st.booleans()):
+        return [ONE_S] * 3  # 三幺鸡 (written [*111s]): three 1s for every member of a 幺蛋
     group = list(SPECIAL_GROUPS[kind])
     if kind == "xuanfeng" and o["sanfeng_dan"]:
         group = draw(st.permutations(group))[: draw(st.sampled_from([3, 4]))]
@@ -309,7 +313,10 @@ BOOL_OPTIONS = (
     "bao_forbidden_without_yaojiu",
     "shoubayi_ankong_concealed",
     "duanyaojiu_may_declare",
+    "open_kong_breaks_menqing",
+    "xiaoji_is_suit_tile",
 )
+JIAHU_MODES = ("any", "single_wait", "shape", "shape_duanyaojiu")
 _VARIANT_DIR = None
 
 
@@ -337,7 +344,7 @@ def variant_with(**options):
 def variants(draw, fan: bool = False):
     """A random combination of the rule options (and optionally fan values)."""
     opts = {k: draw(st.booleans()) for k in BOOL_OPTIONS}
-    opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
+    opts["jiahu"] = draw(st.sampled_from(JIAHU_MODES))
     opts["haohua"] = draw(st.sampled_from(["any_quad", "wait_completes_quad"]))
     if fan:
         opts["fan"] = {
@@ -540,7 +547,7 @@ def kongs_text(kongs) -> str:
 
 
 FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
-            "haohua", "chongbao")  # fmt: skip
+            "haohua", "chongbao", "piaoding")  # fmt: skip
 KONG_KEYS = ("ming", "an", "special", "bu", "dadan_open", "dadan_concealed")
 # seed 000's rooms: "135" pays 1, 3, 5, 10, 20, 40, 80 for 1..7 fan; "250" 2, 5, 10 ...; "5" 5 ...
 LADDERS = ((1, 3, 5, 10, 20, 40, 80), (2, 5, 10, 20, 40, 80, 160), (5, 10, 20, 40, 80, 160, 320))
@@ -576,7 +583,7 @@ def scoring_variants(draw, dianpao: bool = False):
         opts = {}
         if draw(st.booleans()):
             opts.update({k: draw(st.booleans()) for k in BOOL_OPTIONS})
-            opts["jiahu"] = draw(st.sampled_from(["any", "single_wait", "shape"]))
+            opts["jiahu"] = draw(st.sampled_from(JIAHU_MODES))
             opts["haohua"] = draw(st.sampled_from(["any_quad", "wait_completes_quad"]))
         for k in ("bao_forbidden_without_yaojiu", "duanyaojiu_may_declare"):  # (断幺九 hands)
             opts[k] = draw(st.booleans())
@@ -595,6 +602,7 @@ def scoring_variants(draw, dianpao: bool = False):
         opts["xiaoji_wildcard"] = draw(st.sampled_from(["one", "any"]))
         opts["xi_bu_any_honor"] = draw(st.booleans())
         opts["one_special_kong_per_kind"] = draw(st.booleans())
+        opts["sanyaoji"] = draw(st.booleans())
         if draw(st.booleans()):
             # a ladder long enough for every fan a loser can be charged (the loader refuses a
             # shorter one): the cap, or every fan value added up (more than enough)

@@ -14,7 +14,7 @@ from ccmj_cli.cli import app
 from ccmj_cli.rules import SCHEMA, load_variant, preset_names
 
 runner = CliRunner()
-PRESETS = ("quanbao", "kuansong", "yijiafu")
+PRESETS = ("quanbao", "kuansong", "yijiafu", "piaoding")
 JIA_HAND = "123m456p46s55s111z"
 
 

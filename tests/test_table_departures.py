@@ -142,11 +142,6 @@ def test_table_meld_summary_is_the_one_check_reads(melds):
     assert list(ms[1]) == list(h.meld_summary())
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="hand-kernel bug (branch rules19): a 1s standing in for a member of a 幺蛋/九蛋 "
-    "under xiaoji_wildcard any does not supply the replaced suit for 三色全",
-)
 def test_stand_in_yaodan_supplies_the_replaced_suit():
     # item 3 (mil2024 hand 2, event 100): [1m1s1s1m] is 幺蛋 1m 1p(1s) 1s + 补 1m, and a 幺蛋
     # supplies all three suits (RULES C1). The table reads the meld as check does (the test

@@ -25,6 +25,7 @@ from .layout import (
     MS_ANKONGS,
     MS_CHOWS,
     MS_CLAIMED,
+    MS_OPEN_KONGS,
     MS_PUNGS,
     MS_SETS,
     MS_SPECIALS,
@@ -40,6 +41,7 @@ from .layout import (
     RD_NSETS,
     RD_PAIR,
     RD_PIAO,
+    RD_PIAODING,
     RD_QIDUI,
     RD_SETS,
     RD_VALUE,
@@ -49,6 +51,7 @@ from .layout import (
     RV_FAN_BASE,
     RV_HAOHUA,
     RV_JIAHU,
+    RV_OPEN_KONG_BREAKS_MENQING,
     RV_PIAO_EXEMPT,
     RV_PIAO_STACKS_WITH_JIA,
     RV_QIDUI,
@@ -57,7 +60,9 @@ from .layout import (
     RV_SHOUBAYI_ANKONG_CONCEALED,
     RV_SPECIAL_KONG_BREAKS_MENQING,
     RV_SPECIAL_KONG_IS_PUNG,
+    RV_XIAOJI_IS_SUIT_TILE,
     SET_PUNG,
+    SUIT_XIAOJI,
 )
 from .shape import (
     _key,
@@ -73,6 +78,7 @@ from .shape import (
 JIAHU_ANY = 0
 JIAHU_SINGLE_WAIT = 1
 JIAHU_SHAPE = 2
+JIAHU_SHAPE_DUANYAOJIU = 3  # by shape, or a 断幺九 hand's win (on its 幺九 tile: C2)
 HAOHUA_ANY_QUAD = 0
 HAOHUA_WAIT_COMPLETES_QUAD = 1
 
@@ -82,10 +88,21 @@ def is_yaojiu(t):
     return t >= HONOR or t % 9 == 0 or t % 9 == 8
 
 
-@njit(cache=True)
-def content_bits(c, ms):
-    """(suit bitmask, has 幺九) of the tiles in ``c`` and the melds."""
+@njit(cache=True, inline="always")
+def meld_suits(ms, rv):
+    """The suits (bitmask 1 m, 2 p, 4 s) the declared melds supply for 三色全: a 幺蛋/九蛋 all
+    three (``melds.add_to_summary``); a 幺鸡 in a 旋风杠/喜杠 is a 条 unless the variant says
+    xiaoji_is_suit_tile: false."""
     suits = ms[MS_SUITS]
+    if suits & SUIT_XIAOJI and rv[RV_XIAOJI_IS_SUIT_TILE]:
+        suits |= 4
+    return suits & 7
+
+
+@njit(cache=True)
+def content_bits(c, ms, rv):
+    """(suit bitmask, has 幺九) of the tiles in ``c`` and the melds."""
+    suits = meld_suits(ms, rv)
     ends = 0  # 幺九 tiles held (sums, not a branch per tile: this runs once per hand)
     for g in range(3):
         n = 0
@@ -113,7 +130,7 @@ def fails_of_content(suits, yaojiu, rv):
 
 @njit(cache=True)
 def content_fails(c, ms, rv):
-    suits, yaojiu = content_bits(c, ms)
+    suits, yaojiu = content_bits(c, ms, rv)
     return fails_of_content(suits, yaojiu, rv)
 
 
@@ -128,8 +145,13 @@ def _popcount(x):
 
 @njit(cache=True)
 def menqing(ms, rv):
-    """门清: no claimed meld; a special kong (下蛋) breaks it unless the variant says otherwise."""
-    if ms[MS_CLAIMED] > 0:
+    """门清: no claimed meld; a special kong (下蛋) breaks it unless the variant says otherwise.
+    Under open_kong_breaks_menqing: false an open kong (明杠, 补杠) keeps it: only 吃 and 碰
+    break it."""
+    claimed = ms[MS_CLAIMED]
+    if not rv[RV_OPEN_KONG_BREAKS_MENQING]:
+        claimed -= ms[MS_OPEN_KONGS]
+    if claimed > 0:
         return False
     return not (ms[MS_SPECIALS] > 0 and rv[RV_SPECIAL_KONG_BREAKS_MENQING])
 
@@ -173,13 +195,20 @@ def declared_sets(ms, rv):
 
 @njit(cache=True, inline="always")
 def jia_of(shape_jia, single, rv):
-    """夹胡 under the variant's `jiahu` mode: by shape, by 独听 (``single``), or either."""
+    """夹胡 under the variant's `jiahu` mode: by shape, by 独听 (``single``), or either; under
+    shape_duanyaojiu ``single`` says the hand before the win held no 幺九 (``jia_flag``)."""
     mode = rv[RV_JIAHU]
-    if mode == JIAHU_ANY:
+    if mode == JIAHU_ANY or mode == JIAHU_SHAPE_DUANYAOJIU:
         return shape_jia or single
     if mode == JIAHU_SHAPE:
         return shape_jia
     return shape_jia and single
+
+
+@njit(cache=True, inline="always")
+def uses_single_wait(rv):
+    """The `jiahu` mode reads 独听 (any, single_wait): the waits are judged twice for it."""
+    return rv[RV_JIAHU] == JIAHU_ANY or rv[RV_JIAHU] == JIAHU_SINGLE_WAIT
 
 
 @njit(cache=True)
@@ -298,6 +327,8 @@ def _read_win(c, win, ms, single, rv, out, scratch, base_fails):
         w[pair] += 2
     if rv[RV_QIDUI] and ms[MS_SETS] == 0 and n == 14:
         _read_qidui(out, c, win, single, base_fails, rv)
+    # 飘顶: a 手把一 hand (four declared sets, as C4 counts them) that wins 飘胡
+    out[RD_PIAODING] = 1 if out[RD_PIAO] and declared_sets(ms, rv) == 4 else 0
     return out[RD_LEGAL] == 1
 
 
@@ -609,7 +640,7 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
         m4 = held_four_waits(c, a, b, keys, kz, tb)
     if m == 0 and m4 == 0:
         return 0
-    suits, yaojiu = content_bits(c, ms)
+    suits, yaojiu = content_bits(c, ms, rv)
     use_table = not rv[RV_QIDUI]  # 七对 readings are not in the feature table
     rd = scratch[:RD_LEN]
     read_scratch = scratch[RD_LEN:]
@@ -639,7 +670,10 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
         out[t, W_PIAO] = 1 if piao else 0
         if legal and own[t] < 4:
             n_live += 1
-    if n_live == 1 and rv[RV_JIAHU] != JIAHU_SHAPE:
+    if rv[RV_JIAHU] == JIAHU_SHAPE_DUANYAOJIU and not yaojiu:
+        _reread_duanyaojiu(c, m, m4, ms, rv, suits, yaojiu, use_table, feat, keys, feats, h_hand,
+                           rd, read_scratch, out)  # fmt: skip
+    elif n_live == 1 and uses_single_wait(rv):
         for t in range(N_KINDS):  # 独听: re-read the single live wait with the flag
             if out[t, W_LEGAL] and own[t] < 4:
                 c[t] += 1
@@ -659,11 +693,40 @@ def _judge_waits(c, ms, own, rv, tb, out, scratch):
     return n_live
 
 
+@njit(cache=True, inline="always")
+def _reread_duanyaojiu(c, m, m4, ms, rv, suits, yaojiu, use_table, feat, keys, feats, h_hand,
+                       rd, read_scratch, out):  # fmt: skip
+    """jiahu shape_duanyaojiu: re-read every legal wait (``m``, and the held-four ``m4``) of a
+    hand with no 幺九 (melds included) with the flag: each such win is on a 幺九 tile (C2),
+    and 夹 (unless it is a 飘胡 that does not stack with 夹)."""
+    if m4 or not use_table:  # readings enumerated: scratch of their own (``rd`` may be empty)
+        rd = np.empty(RD_LEN, np.int64)
+        read_scratch = np.empty(READ_SCRATCH, np.int64)
+    for t in range(N_KINDS):
+        if not ((m | m4) >> t & 1 and out[t, W_LEGAL]):
+            continue
+        c[t] += 1
+        if use_table and not m4 >> t & 1:
+            fails = _fails_with(t, suits, yaojiu, rv)
+            legal, fails, jia, piao = fast_read_wait(
+                c, t, ms, True, rv, fails, feat, keys, feats, h_hand
+            )
+        else:
+            _read_win(c, t, ms, True, rv, rd, read_scratch, -1)
+            jia, piao = rd[RD_JIAHU] == 1, rd[RD_PIAO] == 1
+        c[t] -= 1
+        out[t, W_JIAHU] = 1 if jia else 0
+        out[t, W_PIAO] = 1 if piao else 0
+
+
 @njit(cache=True)
 def judge_win(c, win, ms, own, rv, tb, out):
-    """Judge concealed tiles ``c`` (3k+1) + ``win``: the full reading, 独听 included."""
+    """Judge concealed tiles ``c`` (3k+1) + ``win``: the full reading, 独听 included (under
+    jiahu shape_duanyaojiu, instead: the hand before the win holds no 幺九, melds included)."""
     single = False
-    if rv[RV_JIAHU] != JIAHU_SHAPE:
+    if rv[RV_JIAHU] == JIAHU_SHAPE_DUANYAOJIU:
+        single = not content_bits(c, ms, rv)[1]
+    elif uses_single_wait(rv):
         waits = np.zeros((N_KINDS, W_COLS), np.int64)
         single = judge_waits(c, ms, own, rv, tb, waits) == 1 and waits[win, W_LEGAL] == 1
     c[win] += 1

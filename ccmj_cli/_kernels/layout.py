@@ -24,17 +24,20 @@ FIRST_SPECIAL = MELD_XUANFENG
 
 # --- meld summary vector (what the judgment needs to know about the declared sets)
 MS_SETS = 0  # number of declared sets
-MS_SUITS = 1  # bitmask of suits present in melds: 1 m, 2 p, 4 s
+MS_SUITS = 1  # bitmask of suits the melds supply: 1 m, 2 p, 4 s (a 幺蛋/九蛋 all three), and
+# SUIT_XIAOJI: a 1s in a 旋风杠/喜杠 (a 条 only under xiaoji_is_suit_tile: judge.meld_suits)
 MS_YAOJIU = 2  # 1 if any meld tile is a terminal or honor
 MS_CHOWS = 3  # exposed chows
 MS_PUNGS = 4  # pungs and kongs (open or concealed), not special kongs
 MS_SPECIALS = 5  # special kongs
 MS_CLAIMED = 6  # claimed melds (chow, pung, open kong): these break 门清
 MS_ANKONGS = 7  # concealed kongs (also counted in MS_SETS and MS_PUNGS)
-MS_LEN = 8
+MS_OPEN_KONGS = 8  # open kongs (in MS_CLAIMED too); under open_kong_breaks_menqing false: 门清
+MS_LEN = 9
+SUIT_XIAOJI = 8  # MS_SUITS bit: a 幺鸡 standing in for (or 补 on) a 旋风杠/喜杠
 
 # --- rule vector (rules.py fills it from the variant)
-RV_JIAHU = 0  # 0 any, 1 single_wait, 2 shape
+RV_JIAHU = 0  # 0 any, 1 single_wait, 2 shape, 3 shape_duanyaojiu
 RV_PIAO_STACKS_WITH_JIA = 1
 RV_SPECIAL_KONG_IS_PUNG = 2
 RV_SPECIAL_KONG_BREAKS_MENQING = 3
@@ -71,7 +74,11 @@ RV_GUOSHUI = RV_WALL_END + 1  # 过水: a passed discard win bars wins of equal 
 RV_SHOUBAYI_NO_CLAIM = RV_GUOSHUI + 1  # no 吃/碰/明杠 may leave a chow hand on one concealed tile
 # a discarder who declares 报听 with the very tile won on counts as declared for 包庄 (0: not)
 RV_DEALIN_DECLARATION_COUNTS = RV_SHOUBAYI_NO_CLAIM + 1
-RV_LEN = RV_DEALIN_DECLARATION_COUNTS + 1
+# hand rules added after the table block
+RV_OPEN_KONG_BREAKS_MENQING = RV_DEALIN_DECLARATION_COUNTS + 1  # an open kong breaks 门清
+RV_XIAOJI_IS_SUIT_TILE = RV_OPEN_KONG_BREAKS_MENQING + 1  # a 1s in a 旋风杠/喜杠 is a 条 for 三色全
+RV_SANYAOJI = RV_XIAOJI_IS_SUIT_TILE + 1  # 三幺鸡: [*111s] is a special kong (幺蛋 of three 1s)
+RV_LEN = RV_SANYAOJI + 1
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡
@@ -85,7 +92,8 @@ FAN_DIANPAO = 7  # 点炮 (this loser discarded)
 FAN_QIDUI = 8  # 七对
 FAN_HAOHUA = 9  # 豪华七对 (on top of 七对)
 FAN_CHONGBAO = 10  # 冲宝 (对宝 doubled)
-N_FAN = 11
+FAN_PIAODING = 11  # 飘顶: a 手把一 (four declared sets + one tile) that wins 飘胡, on top of 飘
+N_FAN = 12  # (RV_FAN_BASE has room for 12: the kong values start at 24)
 
 # kong money items
 KONG_MING = 0  # 明杠
@@ -119,7 +127,8 @@ RD_NSETS = 7  # sets in the concealed part
 RD_SETS = 8  # then RD_NSETS pairs of (kind, first tile)
 RD_VALUE = 16  # fan the reading is worth (piao/jiahu/qidui), to pick the best
 RD_HAOHUA = 17  # the 七对 is 豪华 (by the variant's `haohua` rule)
-RD_LEN = 18
+RD_PIAODING = 18  # 飘顶: a 飘胡 by a 手把一 hand (four declared sets, judge.declared_sets)
+RD_LEN = 19
 
 # --- special kong kinds a bracket may form (melds.classify_bracket), xiaoji modes
 XIAOJI_OFF = 0

@@ -23,13 +23,12 @@ import numpy as np
 
 from . import hashtab as H
 from .jit import njit
-from .judge import declared_sets
+from .judge import declared_sets, meld_suits
 from .layout import (
     MS_CHOWS,
     MS_PUNGS,
     MS_SETS,
     MS_SPECIALS,
-    MS_SUITS,
     MS_YAOJIU,
     N_KINDS,
     RV_DRAGON_PAIR_IS_PUNG,
@@ -350,7 +349,7 @@ def _distance_rows(r0, r1, r2, r3, c, ms, rv, t_all):
             need |= REQ_P
         if ms[MS_YAOJIU] == 0:
             need |= REQ_Y
-        missing = 7 & ~ms[MS_SUITS]  # suits the concealed part must supply
+        missing = 7 & ~meld_suits(ms, rv)  # suits the concealed part must supply
         # 缺门 lets one suit be absent: try each one as the absent one (or none)
         for waive in range(-1, 3):
             if waive >= 0 and not (rv[RV_QUEMEN] and missing >> waive & 1):
@@ -444,7 +443,7 @@ def context(c, ms, rv, memo, cx):
             nd |= REQ_P
         if ms[MS_YAOJIU] == 0:
             nd |= REQ_Y
-        missing = 7 & ~ms[MS_SUITS]
+        missing = 7 & ~meld_suits(ms, rv)
         for waive in range(-1, 3):
             if waive >= 0 and not (rv[RV_QUEMEN] and missing >> waive & 1):
                 continue

@@ -36,6 +36,7 @@ from .layout import (
     MS_CHOWS,
     MS_CLAIMED,
     MS_LEN,
+    MS_OPEN_KONGS,
     MS_PUNGS,
     MS_SETS,
     MS_SPECIALS,
@@ -46,6 +47,7 @@ from .layout import (
     ONE_M,
     ONE_P,
     ONE_S,
+    SUIT_XIAOJI,
     XIAOJI_ANY,
     XIAOJI_OFF,
     XIAOJI_ONE,
@@ -175,6 +177,28 @@ def classify_bracket(cnt, sanfeng, xiaoji, xi_any):
 
 
 @njit(cache=True)
+def classify_sanyaoji(cnt, sanfeng):
+    """(meld kind, 补 tiles) of a bracket marked 三幺鸡 (``[*111s]``, with ``sanyaoji``): three
+    一条 (1s) laid as a special kong, standing in for its members. The tiles beyond those three
+    1s decide its kind: none (or more 1m/1p/1s) -> 幺蛋; winds -> 旋风杠; dragons -> 喜杠;
+    9m/9p/9s -> 九蛋; its 补 tiles are those beyond its base, as for any special kong
+    (``special_base``: ``[*111s1z]`` is a whole 旋风杠, one more wind a 补 tile; under 三风蛋 the
+    1z is already a 补). INVALID without three 1s, or with a mix."""
+    if cnt[ONE_S] < 3:
+        return INVALID, 0
+    n = 0
+    for t in range(N_KINDS):
+        n += int(cnt[t])
+    cnt[ONE_S] -= 3
+    kind = MELD_YAODAN if n == 3 else _special_kind(cnt, False)
+    cnt[ONE_S] += 3
+    if kind == INVALID:
+        return INVALID, 0
+    bu = n - special_base(kind, sanfeng)
+    return kind, bu if bu > 0 else 0
+
+
+@njit(cache=True)
 def first_repeated_special(kinds, n):
     """Index of the first meld whose special kong kind an earlier meld already has (-1 if
     none): with ``one_special_kong_per_kind`` a player has at most one of each kind, and later
@@ -189,27 +213,44 @@ def first_repeated_special(kinds, n):
 
 
 @njit(cache=True)
+def add_to_summary(ms, kind, tiles, n):
+    """Add one declared meld (``kind``, its ``n`` tiles) to the MS_* vector ``ms``: the one rule
+    for what a meld tells the judgment (``meld_summary``, and the table as it lays melds).
+
+    三色全 (RULES C1): a 幺蛋/九蛋 supplies all three suits, whatever 幺鸡 stands in for its
+    members (issue 19: it is its three members). A 1s in a 旋风杠/喜杠 (standing in, or a 补
+    tile) sets SUIT_XIAOJI, a 条 only under xiaoji_is_suit_tile (``judge.meld_suits``)."""
+    ms[MS_SETS] += 1
+    for k in range(n):
+        t = tiles[k]
+        if t < HONOR:
+            if (kind == MELD_XUANFENG or kind == MELD_XI) and t == ONE_S:
+                ms[MS_SUITS] |= SUIT_XIAOJI
+            else:
+                ms[MS_SUITS] |= 1 << (t // 9)
+        if t >= HONOR or t % 9 == 0 or t % 9 == 8:  # 幺九 (judge.is_yaojiu)
+            ms[MS_YAOJIU] = 1
+    if kind == MELD_YAODAN or kind == MELD_JIUDAN:
+        ms[MS_SUITS] |= 7
+    if kind == MELD_CHOW:
+        ms[MS_CHOWS] += 1
+    elif kind >= FIRST_SPECIAL:
+        ms[MS_SPECIALS] += 1
+    else:
+        ms[MS_PUNGS] += 1
+    if kind == MELD_CHOW or kind == MELD_PUNG or kind == MELD_KONG:
+        ms[MS_CLAIMED] += 1
+        if kind == MELD_KONG:
+            ms[MS_OPEN_KONGS] += 1
+    elif kind == MELD_ANKONG:
+        ms[MS_ANKONGS] += 1
+
+
+@njit(cache=True)
 def meld_summary(kinds, tiles, lens, n, ms):
     """The MS_* vector of ``n`` declared melds (kinds, tile rows, tile counts) into ``ms``: the
     kernel form of ``tiles.Hand.meld_summary``."""
     for k in range(MS_LEN):
         ms[k] = 0
-    ms[MS_SETS] = n
     for m in range(n):
-        for k in range(lens[m]):
-            t = tiles[m, k]
-            if t < HONOR:
-                ms[MS_SUITS] |= 1 << (t // 9)
-            if t >= HONOR or t % 9 == 0 or t % 9 == 8:  # 幺九 (judge.is_yaojiu)
-                ms[MS_YAOJIU] = 1
-        kind = kinds[m]
-        if kind == MELD_CHOW:
-            ms[MS_CHOWS] += 1
-        elif kind >= FIRST_SPECIAL:
-            ms[MS_SPECIALS] += 1
-        else:
-            ms[MS_PUNGS] += 1
-        if kind == MELD_CHOW or kind == MELD_PUNG or kind == MELD_KONG:
-            ms[MS_CLAIMED] += 1
-        elif kind == MELD_ANKONG:
-            ms[MS_ANKONGS] += 1
+        add_to_summary(ms, kinds[m], tiles[m], lens[m])

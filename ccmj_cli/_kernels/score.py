@@ -22,6 +22,7 @@ from .layout import (
     FAN_JIAHU,
     FAN_MENQING,
     FAN_PIAO,
+    FAN_PIAODING,
     FAN_QIDUI,
     FAN_WIN,
     FAN_ZIMO,
@@ -47,6 +48,7 @@ from .layout import (
     RD_JIAHU,
     RD_MENQING,
     RD_PIAO,
+    RD_PIAODING,
     RD_QIDUI,
     RV_CAP_FAN,
     RV_CHONGBAO_DOUBLE,
@@ -92,6 +94,8 @@ def fan_items(rd, how, haohua, rv, items):
         items[FAN_BAO] = rv[RV_FAN_BASE + FAN_BAO]
     if how == HOW_DUIBAO and rv[RV_CHONGBAO_DOUBLE]:
         items[FAN_CHONGBAO] = rv[RV_FAN_BASE + FAN_CHONGBAO]
+    if rd[RD_PIAODING]:  # 飘顶: a 手把一 hand's 飘胡 (fan.piaoding, 0 by default)
+        items[FAN_PIAODING] = rv[RV_FAN_BASE + FAN_PIAODING]
 
 
 @njit(cache=True)

@@ -218,7 +218,7 @@ def add_to_summary(ms, kind, tiles, n):
     for what a meld tells the judgment (``meld_summary``, and the table as it lays melds).
 
     三色全 (RULES C1): a 幺蛋/九蛋 supplies all three suits, whatever 幺鸡 stands in for its
-    members (issue 19: it is its three members). A 1s in a 旋风杠/喜杠 (standing in, or a 补
+    members (it is its three members). A 1s in a 旋风杠/喜杠 (standing in, or a 补
     tile) sets SUIT_XIAOJI, a 条 only under xiaoji_is_suit_tile (``judge.meld_suits``)."""
     ms[MS_SETS] += 1
     for k in range(n):

@@ -127,8 +127,8 @@ class Solver:
 
     def follow(self, discard: str | None, trials: int, seed: int, stats: np.ndarray,
                offsets: tuple) -> None:  # fmt: skip
-        """Add to ``stats`` (at ``offsets``: trials, how, 夹胡, 飘胡, pay, pay², tenpai, by
-        draw) ``trials`` draw sequences from the start after ``discard`` (None for a 13-tile
+        """Add to ``stats`` (at ``offsets``: trials, how, 夹胡, 飘胡, pay, pay², tenpai,
+        declared, by draw) ``trials`` draw sequences from the start after ``discard`` (None for a 13-tile
         hand), played by the solver's decisions in its own pool."""
         i = self.discards.index(discard)
         _, _, states, s_c, edges, succ = self.graph
@@ -202,7 +202,7 @@ def _warm(rv, tb) -> None:
     _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
     K.forward(int(roots[0]), states, edges, succ, dec, 100, 1, np.zeros((3, 4)))
     K.follow(1, 1, int(roots[0]), s_c, states, edges, succ, dec, base, 100, 1,
-             np.zeros(20, np.int64), 0, 1, 5, 6, 7, 8, 9, 12)  # fmt: skip
+             np.zeros(20, np.int64), 0, 1, 5, 6, 7, 8, 9, 10, 12)  # fmt: skip
     m = LG.new_memo(rv)
     LG.useful_mask(c[0].copy(), ms, rv, m, 5)
     _WARM.append(True)

@@ -530,7 +530,8 @@ def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponen
     )
 
 
-_OFFSETS = (K.S_TRIALS, K.S_HOW, K.S_JIAHU, K.S_PIAO, K.S_PAY, K.S_PAY2, K.S_TENPAI, K.S_HIST)
+_OFFSETS = (K.S_TRIALS, K.S_HOW, K.S_JIAHU, K.S_PIAO, K.S_PAY, K.S_PAY2, K.S_TENPAI,
+            K.S_DECLARED, K.S_HIST)
 
 
 def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, seed, workers,

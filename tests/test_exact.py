@@ -202,7 +202,7 @@ CASES = [
 
 def _follow(solver, discard, trials, seed):
     st = np.zeros(64, np.int64)
-    solver.follow(discard, trials, seed, st, (0, 1, 5, 6, 7, 8, 9, 12))
+    solver.follow(discard, trials, seed, st, (0, 1, 5, 6, 7, 8, 9, 10, 12))
     return st
 
 

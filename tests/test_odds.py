@@ -103,10 +103,10 @@ def test_exact_unknown_bao_mixes_over_the_pool():
 
 
 def test_exact_not_available_explains_why():
-    # (an undeclared tenpai hand used to have no exact answer; the exact analysis now covers
-    # it: drawing alone it only keeps winning tiles, so it is the same hypergeometric answer)
+    # an undeclared tenpai hand: the exact analysis (its best play changes the wait when that
+    # pays, so it wins more than keeping it: 1 - (120/123)^3 in the hand_only pool)
     r = run(TANKI, draws=3, trials=0, exact=True)
-    assert r.exact.solver == "dp" and r.exact.p_win == pytest.approx(hyper(123, 3, 3), abs=1e-12)
+    assert r.exact.solver == "dp" and r.exact.p_win > 1 - (120 / 123) ** 3
     r = run(TANKI, declare=True, draws=3, opponents="random", trials=100, exact=True)
     assert r.exact is None and "self-draws" in r.exact_note
     r = run(TANKI, declare=True, draws=3, bao="5z", visible="555z", trials=100, exact=True)
@@ -244,10 +244,10 @@ def test_fourteen_tiles_one_result_per_discard_best_first():
     ps = [r.p_win for r in mc.results]  # else by the estimate
     assert ps == sorted(ps, reverse=True)
     by = {r.discard: r for r in rep.results}
-    # every discard has an exact answer (the exact analysis); 2s and 3s leave the same
-    # tenpai (one wait, 3 live of 122: hypergeometric), and come first
+    # every discard has an exact answer (the exact analysis, hand_only pool); 2s and 3s leave
+    # the same tenpai (one wait, 3 live of 123), declared and locked: 1 - (120/123)^6
     assert all(r.exact is not None for r in rep.results)
-    assert by["3s"].exact.p_win == pytest.approx(hyper(122, 3, 6), abs=1e-12)
+    assert by["3s"].exact.p_win == pytest.approx(1 - (120 / 123) ** 6, abs=1e-12)
     assert {r.discard for r in rep.results[:2]} == {"2s", "3s"}
     assert "discards" in rep.to_dict()
 

@@ -15,8 +15,8 @@ runner = CliRunner()
 TANKI = "123m456p789s1112s"  # only 2s is a legal wait, 3 live among 123 unseen
 
 
-def odds(*args):
-    return runner.invoke(app, ["odds", *args])
+def odds(*args, input=None):
+    return runner.invoke(app, ["odds", *args], input=input)
 
 
 def test_table_output():
@@ -129,12 +129,17 @@ def test_documented_in_help():
 def test_auto_uses_the_exact_answer_and_says_so():
     r = odds(TANKI, "-n", "3")
     assert r.exit_code == 0, r.output
-    assert "method            exact" in r.output and "P(win)            0.0719" in r.output
+    assert "method            exact (best play for P(win) over every play" in r.output
     d = json.loads(odds(TANKI, "-n", "3", "--json").stdout)
-    assert d["method"] == "exact" and d["trials"] == 0 and d["p_win"] is None
-    # 3 live 2s among 123 unseen, 3 draws: 1 - C(120,3)/C(123,3)
-    assert abs(d["exact"]["p_win"] - (1 - 120 * 119 * 118 / (123 * 122 * 121))) < 1e-12
+    assert d["method"] == "exact" and d["trials"] == 0 and d["exact"]["complete"]
+    assert d["p_win"] == d["exact"]["p_win"] and d["p_tenpai"] == d["exact"]["p_tenpai"]
+    assert d["expected_payment"] == d["exact"]["expected_payment"] and d["ci95"] is None
+    assert d["pool"] == d["exact"]["pool"] == "hand_only"
+    # keeping the wait (3 live 2s of the 123 unseen, each draw 3/123) is one play; changing
+    # it when a 3s comes is better: the best play wins more
+    assert d["exact"]["p_win"] > 1 - (120 / 123) ** 3 + 0.01
     assert len(d["exact"]["win_by_turn"]) == 3 and d["exact"]["tenpai_by_turn"] == [1.0] * 3
+    assert f"P(win)            {d['p_win']:.6f}" in r.output
 
 
 def test_auto_falls_back_to_monte_carlo_and_says_why():
@@ -174,9 +179,8 @@ def test_exact_with_trials_gives_both():
 def test_objective_and_moves_options():
     d = json.loads(odds(TANKI, "--exact", "-n", "2", "--objective", "payment", "--json").stdout)
     assert d["exact"]["objective"] == "payment"
-    d = json.loads(odds(TANKI, "--exact", "-n", "2", "--moves", "all", "--json").stdout)
-    assert d["exact"]["moves"] == "all"
-    for args in (["--objective", "money"], ["--moves", "some"]):
+    for args in (["--objective", "money"], ["--policy", "smart"], ["--pool", "some"],
+                 ["--value", "odds"]):  # fmt: skip
         r = odds(TANKI, "--exact", *args)
         assert r.exit_code == 2 and r.stderr.count("\n") == 1
 
@@ -226,3 +230,22 @@ def test_sigint_prints_the_estimate_and_exits_130(as_json, startup_seconds):
         assert d["interrupted"] is True and d["trials"] < trials and d["trials"] % 1000 == 0
     else:
         assert "INTERRUPTED" in out and "P(win)" in out
+
+
+def test_value_prints_just_the_number():
+    d = json.loads(odds(TANKI, "-n", "3", "--json").stdout)
+    r = odds(TANKI, "-n", "3", "--value", "p_win")
+    assert r.exit_code == 0 and float(r.stdout) == d["p_win"]
+    r = odds("123m456p789s11123s", "-n", "3", "--value", "expected_payment")
+    d = json.loads(odds("123m456p789s11123s", "-n", "3", "--json").stdout)
+    assert float(r.stdout) == d["discards"][0]["expected_payment"]
+
+
+def test_stdin_one_answer_a_line_and_bad_lines_reported():
+    r = odds("-", "-n", "2", "--json", input="111m456p789s57s12z\n123m\n\n123m456p789s1112s\n")
+    assert r.exit_code == 4
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert len(lines) == 3 and lines[1]["line"] == 2 and lines[1]["code"] == "bad_hand"
+    assert abs(lines[0]["p_win"] - 36 / 15129) < 1e-12 and lines[2]["p_win"] > 0
+    r = odds("-", "-n", "2", "--value", "p_win", input="111m456p789s57s12z\n")
+    assert r.exit_code == 0 and abs(float(r.stdout) - 36 / 15129) < 1e-12

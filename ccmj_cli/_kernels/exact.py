@@ -464,15 +464,17 @@ def forward(root, states, edges, succ, dec, total, n_draws, out):
 
 @njit(cache=True, nogil=True)
 def follow(seed, n_trials, root, s_c, states, edges, succ, dec, base, total, n_draws,
-           stats, s_trials, s_how, s_jiahu, s_piao, s_pay, s_pay2, s_tenpai, s_hist):  # fmt: skip
+           stats, s_trials, s_how, s_jiahu, s_piao, s_pay, s_pay2, s_tenpai, s_declared,
+           s_hist):  # fmt: skip
     """Monte Carlo under the same decisions and the same pool (a kind's copies: base - hand).
     Adds to ``stats`` at the given offsets (the layout of the odds kernel's statistics):
     trials, self-drawn wins, 夹胡 and 飘胡 wins, the payment and its square, trials that
-    reached tenpai, wins by draw."""
+    reached tenpai, trials that declared (a locked hand), wins by draw."""
     np.random.seed(seed)
     for _trial in range(n_trials):
         s = root
         ten = states[s, S_TEN] == 1
+        locked = states[s, S_LOCK] == 1
         for t in range(n_draws):
             j = np.random.randint(0, total)
             k = -1
@@ -501,6 +503,10 @@ def follow(seed, n_trials, root, s_c, states, edges, succ, dec, base, total, n_d
             s = succ[edges[edge, E_Q0] + dec[edge, t], Q_STATE]
             if states[s, S_TEN]:
                 ten = True
+            if states[s, S_LOCK]:
+                locked = True
         if ten:
             stats[s_tenpai] += 1
+        if locked:
+            stats[s_declared] += 1
         stats[s_trials] += 1

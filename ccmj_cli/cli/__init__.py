@@ -11,7 +11,9 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd
+from . import (
+    analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
+)  # fmt: skip
 
 
 class _OneLineErrors(TyperGroup):
@@ -70,6 +72,7 @@ bao_cmd.register(app)
 batch_cmd.register(app)
 odds_cmd.register(app)
 simulate_cmd.register(app)
+warmup_cmd.register(app)
 
 
 def main():

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from .. import interrupts
-from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: what is known is printed first
 from ..output import render_odds, to_json
 from .common import JsonOpt, PlotOpt, RulesOpt, VisibleOpt, handles_errors, variant
 
@@ -163,5 +162,6 @@ def register(app: typer.Typer):
 
             plot_odds(d, plot)
         if report.interrupted:
-            typer.echo("INTERRUPTED: the answer above is from the work finished so far", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED)
+            message = "INTERRUPTED: the answer above is from the work finished so far"
+            typer.echo(interrupts.named(message), err=True)  # (Ctrl-C, SIGTERM or SIGHUP)
+            raise typer.Exit(interrupts.exit_code())

@@ -9,16 +9,19 @@ import typer
 from .. import interrupts
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..errors import UsageError
-from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: the hands finished are reported first
 from ..output import render_compare, render_replay, render_simulate
 from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
 from .files import output_file
 
 
 def _nothing_finished():
-    """Ctrl-C before any hand finished: one line, exit 130 (no empty statistics)."""
-    typer.echo("INTERRUPTED before the first hands finished: nothing to report", err=True)
-    raise typer.Exit(EXIT_INTERRUPTED)
+    """Ctrl-C (or SIGTERM/SIGHUP) before any hand finished: one line, exit 130 (143/129), no
+    empty statistics."""
+    typer.echo(
+        interrupts.named("INTERRUPTED before the first hands finished: nothing to report"),
+        err=True,
+    )
+    raise typer.Exit(interrupts.exit_code())
 
 
 class _Bar:
@@ -153,7 +156,7 @@ def register(app: typer.Typer):
                 _nothing_finished()
             emit(d, json, render_compare)
             if d["interrupted"]:
-                raise typer.Exit(EXIT_INTERRUPTED)
+                raise typer.Exit(interrupts.exit_code())
             return
         try:
             from .. import simulate as S
@@ -189,10 +192,12 @@ def register(app: typer.Typer):
                 plot_simulate(d, plot)
         if r.interrupted:
             typer.echo(
-                f"interrupted: the statistics above are of the {r.hands:,} hands finished",
+                interrupts.named(
+                    f"interrupted: the statistics above are of the {r.hands:,} hands finished"
+                ),
                 err=True,
             )
-            raise typer.Exit(EXIT_INTERRUPTED)
+            raise typer.Exit(interrupts.exit_code())
 
     @app.command()
     @handles_errors

@@ -136,7 +136,7 @@ def register(app: typer.Typer):
         """P(win) and P(tenpai) by turn, expected payment, by 自摸/点炮/摸宝/对宝, 夹胡/飘胡: exact
         (best play) when within reach, else Monte Carlo; every discard of a 14-tile hand."""
         v = variant(rules)
-        if plot:
+        if plot is not None:
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
@@ -157,7 +157,7 @@ def register(app: typer.Typer):
             bar.close()
         d = report.to_dict()
         typer.echo(to_json(d) if json else render_odds(d))
-        if plot:
+        if plot is not None:
             from ..plots import plot_odds
 
             plot_odds(d, plot)

@@ -133,7 +133,7 @@ def register(app: typer.Typer):
                     f"unknown preset '{preset}' (presets: {', '.join(preset_names())})"
                 )
         v = variant(preset or rules)
-        if plot:
+        if plot is not None:
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
@@ -186,7 +186,7 @@ def register(app: typer.Typer):
         if r.hands:
             d = r.to_dict()
             emit(d, json, render_simulate)
-            if plot:
+            if plot is not None:
                 from ..plots import plot_simulate
 
                 plot_simulate(d, plot)

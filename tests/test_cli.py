@@ -410,3 +410,23 @@ def test_waits_check_flag_is_tenpai():
     # waits 1s/4s exist but neither is legal (no pung): not tenpai -> exit 1
     assert runner.invoke(app, ["waits", "123m456p789s1123s", "--check"]).exit_code == 1
     assert runner.invoke(app, ["waits", "111m456p789s2345s", "--check"]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["waits", "111m456p789s2345s"], ["simulate", "-n", "16"], ["batch", "-"]],
+)
+def test_an_empty_rules_value_is_an_error_not_the_default(args):
+    """`--rules "$ROOM"` with ROOM unset must not run the default rules silently."""
+    r = CliRunner().invoke(app, [*args, "--rules", ""])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        "error: --rules '': give a preset name or a YAML file (or leave --rules out)"
+    )
+    assert r.stdout == ""
+
+
+def test_rules_with_both_rules_and_preset_is_an_error():
+    r = CliRunner().invoke(app, ["rules", "--rules", "kuansong", "--preset", "mil2024"])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == "error: give --preset or --rules, not both"

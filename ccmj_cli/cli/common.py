@@ -120,6 +120,10 @@ def choose_kernels(hand: str, batch: bool = True) -> None:
 
 
 def variant(spec: str | None) -> Variant:
+    """The variant of ``--rules`` (None: the default). An empty value (an unset ``$ROOM`` in
+    ``--rules "$ROOM"``) is an error, not the default rules."""
+    if spec is not None and not spec.strip():
+        raise UsageError("--rules '': give a preset name or a YAML file (or leave --rules out)")
     return load_variant(spec)
 
 

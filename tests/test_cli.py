@@ -430,3 +430,12 @@ def test_rules_with_both_rules_and_preset_is_an_error():
     r = CliRunner().invoke(app, ["rules", "--rules", "kuansong", "--preset", "mil2024"])
     assert r.exit_code == 2, r.output
     assert r.stderr.strip() == "error: give --preset or --rules, not both"
+
+
+@pytest.mark.parametrize(("command", "extra"), [("simulate", "[dask]"), ("simulate", "[plot]"),
+                                                ("odds", "[plot]")])  # fmt: skip
+def test_help_shows_the_extras_to_install(command, extra):
+    """Rich markup read `[plot]` / `[dask]` as a style tag and printed "(needs ccmj_cli)"."""
+    r = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0
+    assert f"(needs ccmj_cli{extra})" in r.stdout, r.stdout

@@ -32,7 +32,7 @@ PlotOpt = Annotated[
     typer.Option(
         "--plot",
         metavar="FILE",
-        help="Also draw the result to FILE: .png, .svg or .pdf (needs ccmj_cli[plot]).",
+        help="Also draw the result to FILE: .png, .svg or .pdf (needs ccmj_cli\\[plot]).",
     ),
 ]
 VisibleOpt = Annotated[

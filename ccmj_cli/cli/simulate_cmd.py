@@ -93,7 +93,7 @@ def register(app: typer.Typer):
             str | None,
             typer.Option(
                 help="Run on Dask: 'local' (a LocalCluster) or tcp://HOST:PORT "
-                "(needs ccmj_cli[dask])."
+                "(needs ccmj_cli\\[dask])."
             ),
         ] = None,
         workers: Annotated[int, typer.Option(help="Worker processes for --scheduler local.")] = 2,

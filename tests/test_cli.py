@@ -439,3 +439,12 @@ def test_help_shows_the_extras_to_install(command, extra):
     r = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "250"})
     assert r.exit_code == 0
     assert f"(needs ccmj_cli{extra})" in r.stdout, r.stdout
+
+
+def test_score_by_is_read_as_a_batch_how_is_any_case():
+    """`batch` reads a how of DISCARD as discard; `score --by DISCARD` was refused."""
+    args = ["score", "123m456p789s1123s", "--win", "4s", "--seat", "N", "--json"]
+    lower = CliRunner().invoke(app, [*args, "--by", "self"])
+    upper = CliRunner().invoke(app, [*args, "--by", "SELF"])
+    assert lower.exit_code == upper.exit_code == 0, upper.output
+    assert json.loads(upper.stdout) == json.loads(lower.stdout)

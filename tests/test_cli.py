@@ -448,3 +448,13 @@ def test_score_by_is_read_as_a_batch_how_is_any_case():
     upper = CliRunner().invoke(app, [*args, "--by", "SELF"])
     assert lower.exit_code == upper.exit_code == 0, upper.output
     assert json.loads(upper.stdout) == json.loads(lower.stdout)
+
+
+def test_a_stdin_batch_reads_past_a_utf8_bom():
+    """A file saved by an editor as "UTF-8 with BOM": batch accepted it, `waits -` refused the
+    first line."""
+    r = CliRunner().invoke(app, ["waits", "-", "--json"],
+                           input="\ufeff111m456p789s2345s\n111m456p789s2345s\n")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    first, second = (json.loads(line) for line in r.stdout.splitlines())
+    assert first == second and first["tenpai"] is True

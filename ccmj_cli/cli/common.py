@@ -158,6 +158,8 @@ def _read_stdin() -> Iterator[tuple[int, str]]:
     try:
         for n, raw in enumerate(stream, 1):
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            if n == 1:
+                line = line.removeprefix("\ufeff")  # a UTF-8 BOM (as batch reads it)
             line = line.strip()
             if line:  # blank lines separate nothing and are not rows
                 yield n, line

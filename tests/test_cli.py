@@ -458,3 +458,33 @@ def test_a_stdin_batch_reads_past_a_utf8_bom():
     assert r.exit_code == 0, r.output
     first, second = (json.loads(line) for line in r.stdout.splitlines())
     assert first == second and first["tenpai"] is True
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two"])
+def test_numba_num_threads_that_cannot_work_is_one_line(value):
+    """NUMBA_NUM_THREADS=0 was a ValueError traceback from inside Numba."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "NUMBA_NUM_THREADS": value}
+    r = subprocess.run([sys.executable, "-m", "ccmj_cli", "batch", "examples/wins.csv"],
+                       cwd=Path(__file__).parents[1], env=env, capture_output=True, text=True,
+                       timeout=300)  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (
+        f"error: NUMBA_NUM_THREADS={value!r}: Numba needs a whole number of threads of 1 or more "
+        "(unset it to use every core)"
+    )
+    assert r.stdout == ""
+
+
+def test_threads_beyond_numba_num_threads_says_so(monkeypatch):
+    """NUMBA_NUM_THREADS=1 turned --threads 2 into 1 silently. (A bad --plot name ends the run
+    before any hand: the note comes first.)"""
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    r = CliRunner().invoke(app, ["simulate", "-n", "16", "--threads", "2", "--plot", "x.jpg"])
+    assert r.stderr.splitlines()[0] == (
+        "note: --threads 2: NUMBA_NUM_THREADS=1 allows 1; using 1"
+    ), r.stderr

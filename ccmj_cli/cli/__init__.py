@@ -75,6 +75,20 @@ simulate_cmd.register(app)
 warmup_cmd.register(app)
 
 
+def _bad_numba_threads() -> str | None:
+    """Why $NUMBA_NUM_THREADS cannot work (Numba raises a ValueError traceback on its first
+    compiled kernel for 0 or a word), or None."""
+    value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if not value:
+        return None
+    if value.isdigit() and int(value) > 0:
+        return None
+    return (
+        f"NUMBA_NUM_THREADS={value!r}: Numba needs a whole number of threads of 1 or more "
+        "(unset it to use every core)"
+    )
+
+
 def main():
     # Numba's first kernel call imports scipy.linalg when scipy is installed (to offer np.dot),
     # about 0.3 s; no ccmj kernel uses linear algebra, so the command line skips it.
@@ -83,6 +97,10 @@ def main():
     if sys.stdout is None:  # `ccmj ... >&-`: every command writes its answer there
         if sys.stderr is not None:
             sys.stderr.write("error: standard output is closed: the answer has nowhere to go\n")
+        sys.exit(2)
+    bad_threads = _bad_numba_threads()
+    if bad_threads:
+        sys.stderr.write(f"error: {bad_threads}\n")
         sys.exit(2)
     try:
         app()

@@ -1,5 +1,6 @@
 """ccmj simulate / replay: whole-table simulation with bots, and replay of logged hands."""
 
+import os
 import sys
 import time
 from typing import Annotated
@@ -133,6 +134,9 @@ def register(app: typer.Typer):
                     f"unknown preset '{preset}' (presets: {', '.join(preset_names())})"
                 )
         v = variant(preset or rules)
+        cap = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+        if threads is not None and cap.isdigit() and 0 < int(cap) < threads:
+            _note(f"note: --threads {threads}: NUMBA_NUM_THREADS={cap} allows {cap}; using {cap}")
         if plot is not None:
             from ..plots import plot_format
 

@@ -488,3 +488,12 @@ def test_threads_beyond_numba_num_threads_says_so(monkeypatch):
     assert r.stderr.splitlines()[0] == (
         "note: --threads 2: NUMBA_NUM_THREADS=1 allows 1; using 1"
     ), r.stderr
+
+
+def test_a_huge_stdin_line_is_one_clear_error():
+    """One 10 MB line took seconds and a gigabyte; a line is one hand: a limit, said once."""
+    r = CliRunner().invoke(app, ["waits", "-"], input="111m456p789s2345s\n" + "1m" * 5_000_000)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        "error: line 2 of standard input is longer than 65,536 characters: give one hand per line"
+    )

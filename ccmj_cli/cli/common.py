@@ -96,6 +96,7 @@ def quiet_stdout():
 STANDALONE = False
 
 
+MAX_LINE = 1 << 16  # bytes of one stdin line: a longer one is an error, not gigabytes of work
 SMALL_BATCH = 8  # stdin lines worth answering interpreted rather than paying Numba's start-up
 _stdin: tuple[list, Iterator] | None = None  # lines read ahead to count them, and the rest
 
@@ -156,7 +157,13 @@ def _read_stdin() -> Iterator[tuple[int, str]]:
     if stream is not sys.stdin:
         stream = bounded(stream, owns=False)  # a file that grows as it is read: as it was
     try:
-        for n, raw in enumerate(stream, 1):
+        for n, raw in enumerate(iter(lambda: stream.readline(MAX_LINE + 1), stream.read(0)), 1):
+            body = raw[:-1] if raw[-1:] in (b"\n", "\n") else raw
+            if len(body) > MAX_LINE:  # (a hand is a few dozen characters: not worth reading)
+                raise UsageError(
+                    f"line {n} of standard input is longer than {MAX_LINE:,} characters: "
+                    "give one hand per line"
+                )
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
             if n == 1:
                 line = line.removeprefix("\ufeff")  # a UTF-8 BOM (as batch reads it)

@@ -126,6 +126,15 @@ def _header(first: list[str]) -> tuple[list[str], bool]:
                 raise UsageError(
                     f"the CSV header names the '{k}' column more than once ({', '.join(named)})"
                 )
+        seen: dict[str, list[str]] = {}
+        for x in first:  # any other column twice: JSON's "input" would keep only the last
+            seen.setdefault(x.strip().lower(), []).append(x.strip())
+        twice = [v for v in seen.values() if len(v) > 1]
+        if twice:
+            raise UsageError(
+                f"the CSV header names the '{twice[0][0]}' column more than once "
+                f"({', '.join(twice[0])})"
+            )
         return [x.strip() for x in first], True
     return list(INPUT_COLUMNS[: max(len(first), 1)]) + [
         f"col{i + 1}" for i in range(len(INPUT_COLUMNS), len(first))

@@ -311,3 +311,19 @@ def test_blank_lines_bom_and_bad_bytes():
         first, second = res.stdout.splitlines()[skip:]
         assert "not valid UTF-8" in first and "0xe9" in first
         assert "not valid UTF-8" not in second
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_header_naming_any_column_twice_is_an_error(as_json):
+    """An extra column named twice: the JSON "input" object kept only the last value."""
+    from typer.testing import CliRunner
+
+    from ccmj_cli.cli import app
+
+    data = "hand,win,how,note,Note\n123m456p789s1123s,4s,self,first,second\n"
+    r = CliRunner().invoke(app, ["batch", "-", *(["--json"] if as_json else [])], input=data)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        "error: the CSV header names the 'note' column more than once (note, Note)"
+    )
+    assert r.stdout == ""

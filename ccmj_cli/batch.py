@@ -219,6 +219,13 @@ def run(
     first = [_clean(x) for x in first]
     if first[0].startswith("\ufeff"):  # a UTF-8 BOM read as text (stdin, a StringIO)
         first[0] = first[0][1:]
+    if len(first) == 1:  # one cell: a CSV saved with semicolons or tabs (a European Excel)?
+        for sep, name in ((";", "semicolons"), ("\t", "tabs")):
+            if sep in first[0] and len(first[0].split(sep)) >= 3:
+                raise UsageError(
+                    f"the CSV is separated by {name}, not commas: save it comma-separated "
+                    f"(e.g. tr '{sep}' ',' < FILE)".replace("\t", "\\t")
+                )
     columns, has_header = _header(first)
     keys = [ALIASES.get(c.lower(), c.lower()) for c in columns]
     if "hand" not in keys:

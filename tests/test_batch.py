@@ -327,3 +327,17 @@ def test_a_header_naming_any_column_twice_is_an_error(as_json):
         "error: the CSV header names the 'note' column more than once (note, Note)"
     )
     assert r.stdout == ""
+
+
+@pytest.mark.parametrize(("sep", "name"), [(";", "semicolons"), ("\t", "tabs")])
+def test_a_csv_separated_by_semicolons_or_tabs_is_one_clear_error(sep, name):
+    """It failed on every row with "the winning tile is needed"."""
+    data = sep.join(["hand", "win", "how"]) + "\n" + sep.join(["123m456p789s1123s", "4s", "self"])
+    r = runner.invoke(app, ["batch", "-"], input=data + "\n")
+    assert r.exit_code == 2, r.output
+    shown = sep.replace("\t", "\\t")
+    assert r.stderr.strip() == (
+        f"error: the CSV is separated by {name}, not commas: save it comma-separated "
+        f"(e.g. tr '{shown}' ',' < FILE)"
+    )
+    assert r.stdout == ""

@@ -497,3 +497,42 @@ def test_a_huge_stdin_line_is_one_clear_error():
     assert r.stderr.strip() == (
         "error: line 2 of standard input is longer than 65,536 characters: give one hand per line"
     )
+
+
+def test_rules_name_that_is_a_preset_and_a_file_says_which(tmp_path, monkeypatch):
+    """A file named like a preset in the current folder: the preset is used, and it says so;
+    `./NAME` is the file, reported by its path (not as the preset's name)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kuansong").write_text("extends: default\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["rules", "--rules", "kuansong", "--json"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.strip() == (
+        "note: --rules kuansong: the preset 'kuansong' is used; for the file of that name here, "
+        "give --rules ./kuansong"
+    )
+    assert json.loads(r.stdout)["name"] == "kuansong"
+    r = CliRunner().invoke(app, ["rules", "--rules", "./kuansong", "--json"])
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert json.loads(r.stdout)["name"] == "./kuansong"
+
+
+def test_rules_from_a_fifo_is_read(tmp_path):
+    """`--rules <(...)`, /dev/stdin, a FIFO: "no such file or preset" though it exists."""
+    import os
+    import threading
+
+    fifo = tmp_path / "room.fifo"
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write("extends: default\n")
+
+    t = threading.Thread(target=feed)
+    t.start()
+    r = CliRunner().invoke(app, ["rules", "--rules", str(fifo), "--json"])
+    t.join(timeout=10)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["options"] == json.loads(
+        CliRunner().invoke(app, ["rules", "--json"]).stdout
+    )["options"]

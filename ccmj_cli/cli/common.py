@@ -13,7 +13,7 @@ import typer
 
 from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError, UsageError
 from ..output import to_json
-from ..rules import Variant, load_variant
+from ..rules import Variant, load_variant, preset_names
 from .files import bounded, refuse_same_file
 
 RulesOpt = Annotated[
@@ -125,6 +125,12 @@ def variant(spec: str | None) -> Variant:
     ``--rules "$ROOM"``) is an error, not the default rules."""
     if spec is not None and not spec.strip():
         raise UsageError("--rules '': give a preset name or a YAML file (or leave --rules out)")
+    if spec is not None and os.path.isfile(spec) and spec in preset_names():
+        typer.echo(
+            f"note: --rules {spec}: the preset '{spec}' is used; for the file of that name here, "
+            f"give --rules ./{spec}",
+            err=True,
+        )
     return load_variant(spec)
 
 

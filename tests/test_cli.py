@@ -536,3 +536,22 @@ def test_rules_from_a_fifo_is_read(tmp_path):
     assert json.loads(r.stdout)["options"] == json.loads(
         CliRunner().invoke(app, ["rules", "--json"]).stdout
     )["options"]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+@pytest.mark.parametrize("args", [["waits", "111m456p789s2345s"], ["batch", "examples/wins.csv"]])
+def test_a_console_that_cannot_write_chinese_is_one_error_before_any_output(encoding, args):
+    """PYTHONIOENCODING=ascii: a UnicodeEncodeError traceback, after a partial CSV for batch."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    r = subprocess.run([sys.executable, "-m", "ccmj_cli", *args], cwd=Path(__file__).parents[1],
+                       env=env, capture_output=True, timeout=300)  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == b""
+    lines = r.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: standard output's encoding is"), lines
+    assert "PYTHONIOENCODING=utf-8" in lines[0]

@@ -341,3 +341,10 @@ def test_a_csv_separated_by_semicolons_or_tabs_is_one_clear_error(sep, name):
         f"(e.g. tr '{shown}' ',' < FILE)"
     )
     assert r.stdout == ""
+
+
+def test_batch_help_names_every_input_column():
+    """The help listed the columns without `looked`."""
+    r = runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0
+    assert ",".join(B.INPUT_COLUMNS[:7]) + "[," + ",".join(B.INPUT_COLUMNS[7:]) + "]" in r.stdout

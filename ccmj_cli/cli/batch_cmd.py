@@ -94,8 +94,8 @@ def register(app: typer.Typer):
         file: Annotated[
             str,
             typer.Argument(
-                help="CSV of wins (header: hand,win,how,seat,from,bao,base[,kongs,declared]); "
-                "'-' = stdin."
+                help="CSV of wins (header: "
+                "hand,win,how,seat,from,bao,base[,kongs,declared,looked]); '-' = stdin."
             ),
         ],
         output: Annotated[

@@ -348,3 +348,27 @@ def test_batch_help_names_every_input_column():
     r = runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "250"})
     assert r.exit_code == 0
     assert ",".join(B.INPUT_COLUMNS[:7]) + "[," + ",".join(B.INPUT_COLUMNS[7:]) + "]" in r.stdout
+
+
+def test_batch_output_refuses_a_write_protected_file_unless_forced(tmp_path, monkeypatch):
+    """As a non-root user a shell's `>` refuses a write-protected file; batch -o replaced it.
+    The tests run as root (who may write anything): the permission is mocked."""
+    import ccmj_cli.cli.files as files
+
+    out = tmp_path / "result.csv"
+    out.write_text("the protected result\n")
+    out.chmod(0o444)
+    real = files.os.access
+    protected = str(out.resolve())
+    monkeypatch.setattr(
+        files.os, "access",
+        lambda p, mode: False if (str(p), mode) == (protected, files.os.W_OK) else real(p, mode),
+    )  # fmt: skip
+    wins = str(Path(__file__).parents[1] / "examples" / "wins.csv")
+    r = runner.invoke(app, ["batch", wins, "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == f"error: '{out}' is write-protected: give --force to replace it"
+    assert out.read_text() == "the protected result\n"
+    r = runner.invoke(app, ["batch", wins, "-o", str(out), "--force"])
+    assert r.exit_code == 4, r.output  # (examples/wins.csv holds a bad row on purpose)
+    assert out.read_text().startswith("hand,win,how")

@@ -81,6 +81,15 @@ def check_writable(path: str, option: str = "--output") -> None:
         raise UsageError(f"cannot write '{path}': the folder '{folder}' is not writable")
 
 
+def refuse_protected(path: str) -> None:
+    """A UsageError when ``path`` is an existing regular file without write permission: as a
+    shell's ``>`` (noclobber aside) would, ccmj does not replace it (``--force`` does)."""
+    real = os.path.realpath(path)
+    st = _stat(real)
+    if st is not None and stat.S_ISREG(st.st_mode) and not os.access(real, os.W_OK):
+        raise UsageError(f"'{path}' is write-protected: give --force to replace it")
+
+
 @contextlib.contextmanager
 def output_file(path: str, binary: bool = False):
     """A text stream to write ``path`` (UTF-8, no newline translation; ``binary``: a byte

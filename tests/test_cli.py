@@ -555,3 +555,21 @@ def test_a_console_that_cannot_write_chinese_is_one_error_before_any_output(enco
     lines = r.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: standard output's encoding is"), lines
     assert "PYTHONIOENCODING=utf-8" in lines[0]
+
+
+def test_rules_marks_what_a_preset_changes_from_the_default():
+    """`rules --preset X` listed every option alike: which ones the preset changes was hidden."""
+    from ccmj_cli.rules import load_variant
+
+    default, preset = load_variant().to_dict(), load_variant("mil2024").to_dict()
+    changed = {k for k in preset if preset[k] != default[k] and not isinstance(preset[k], dict)}
+    assert changed
+    r = CliRunner().invoke(app, ["rules", "--preset", "mil2024"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == "variant: mil2024 (* differs from the default)"
+    marked = {line.split()[0] for line in r.stdout.splitlines()[4:] if line.rstrip().endswith("*")}
+    assert changed <= marked
+    assert all(k.split(".")[0] in preset and preset[k.split(".")[0]] != default[k.split(".")[0]]
+               for k in marked)  # fmt: skip
+    plain = CliRunner().invoke(app, ["rules"])
+    assert "*" not in plain.stdout and "differs" not in plain.stdout

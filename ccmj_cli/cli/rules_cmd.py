@@ -34,5 +34,5 @@ def register(app: typer.Typer):
         emit(
             {"name": v.name, "options": v.to_dict()} if json else v.to_dict(),
             json,
-            lambda d: render_rules(d, v.name),
+            lambda d: render_rules(d, v.name, load_variant().to_dict()),
         )

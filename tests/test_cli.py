@@ -303,7 +303,7 @@ def test_shell_completion_completes_commands_and_options():
         assert r.returncode == 0, r.stderr
         return r.stdout.split()
 
-    assert complete("ccmj wa") == ["waits"]
+    assert complete("ccmj wa") == ["waits", "warm-up"]
     assert complete("ccmj odds --pl") == ["--plot"]
     r = subprocess.run([*exe, "--show-completion", "bash"], capture_output=True, text=True)
     assert r.returncode == 0 and "_CCMJ_COMPLETE" in r.stdout, r.stderr

@@ -126,6 +126,15 @@ def _header(first: list[str]) -> tuple[list[str], bool]:
                 raise UsageError(
                     f"the CSV header names the '{k}' column more than once ({', '.join(named)})"
                 )
+        seen: dict[str, list[str]] = {}
+        for x in first:  # any other column twice: JSON's "input" would keep only the last
+            seen.setdefault(x.strip().lower(), []).append(x.strip())
+        twice = [v for v in seen.values() if len(v) > 1]
+        if twice:
+            raise UsageError(
+                f"the CSV header names the '{twice[0][0]}' column more than once "
+                f"({', '.join(twice[0])})"
+            )
         return [x.strip() for x in first], True
     return list(INPUT_COLUMNS[: max(len(first), 1)]) + [
         f"col{i + 1}" for i in range(len(INPUT_COLUMNS), len(first))
@@ -210,6 +219,13 @@ def run(
     first = [_clean(x) for x in first]
     if first[0].startswith("\ufeff"):  # a UTF-8 BOM read as text (stdin, a StringIO)
         first[0] = first[0][1:]
+    if len(first) == 1:  # one cell: a CSV saved with semicolons or tabs (a European Excel)?
+        for sep, name in ((";", "semicolons"), ("\t", "tabs")):
+            if sep in first[0] and len(first[0].split(sep)) >= 3:
+                raise UsageError(
+                    f"the CSV is separated by {name}, not commas: save it comma-separated "
+                    f"(e.g. tr '{sep}' ',' < FILE)".replace("\t", "\\t")
+                )
     columns, has_header = _header(first)
     keys = [ALIASES.get(c.lower(), c.lower()) for c in columns]
     if "hand" not in keys:

@@ -10,6 +10,10 @@ A command that can report the work finished so far (``odds``, ``simulate``) call
 ``work_started(act)`` once its kernels are loaded: the next Ctrl-C calls ``act()`` (set a stop
 event, or raise KeyboardInterrupt) and a second one ends at once. ``work_ended()`` goes back to
 ending at once. Only the ``ccmj`` command installs the handler; in-process callers keep Python's.
+
+SIGTERM (``timeout``, ``kill``) and SIGHUP (a dropped ssh, a closed terminal) are handled the
+same way: the finished work is kept and temporary files removed, and the process exits with
+128 + the signal's number (143, 129) instead of 130, its message naming the signal.
 """
 
 import contextlib
@@ -18,21 +22,44 @@ import signal
 import sys
 from collections.abc import Callable
 
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # 128 + SIGINT; exit_code() is the one of the signal received
 STARTING = "INTERRUPTED while starting: nothing computed yet"
 AGAIN = "INTERRUPTED again: stopping now"
 
 _act: Callable[[], None] | None = None  # what Ctrl-C does while a command's work runs
 _message = STARTING
 _temporary: set[str] = set()  # output files being written (removed if we end at once)
+_signal: list[int] = []  # the signal that interrupted the work, once one has
+# handled like Ctrl-C; a platform without one (Windows: no SIGHUP) simply lacks it
+SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 
 def install() -> None:
-    signal.signal(signal.SIGINT, _on_sigint)
+    for signum in SIGNALS:
+        signal.signal(signum, _on_signal)
 
 
-def _on_sigint(signum, frame) -> None:
+def exit_code() -> int:
+    """128 + the number of the signal that interrupted the work (130 for Ctrl-C, 143 for
+    SIGTERM, 129 for SIGHUP); 130 when none did (an in-process KeyboardInterrupt)."""
+    return 128 + (_signal[0] if _signal else signal.SIGINT)
+
+
+def named(message: str) -> str:
+    """``message`` saying which signal it was, when not Ctrl-C: "INTERRUPTED (SIGTERM) ..."."""
+    if not _signal or _signal[0] == signal.SIGINT:
+        return message
+    name = signal.Signals(_signal[0]).name
+    for word in ("INTERRUPTED", "interrupted"):
+        if message.startswith(word):
+            return f"{word} ({name}){message[len(word):]}"
+    return f"{message} ({name})"
+
+
+def _on_signal(signum, frame) -> None:
     global _act, _message
+    if not _signal:
+        _signal.append(signum)
     act, _act = _act, None
     if act is None:
         stop_now(_message)
@@ -41,15 +68,16 @@ def _on_sigint(signum, frame) -> None:
 
 
 def stop_now(message: str) -> None:
-    """End the process now: remove the outputs being written, say ``message``, exit 130."""
+    """End the process now: remove the outputs being written, say ``message``, exit 130 (or
+    128 + the signal's number)."""
     try:
         for path in list(_temporary):
             with contextlib.suppress(OSError):
                 os.unlink(path)
-        sys.stderr.write(message + "\n")
+        sys.stderr.write(named(message) + "\n")
         sys.stderr.flush()
     finally:
-        os._exit(EXIT_INTERRUPTED)
+        os._exit(exit_code())
 
 
 def raise_interrupt() -> None:

@@ -110,14 +110,27 @@ def render_shanten(d: dict) -> str:
     )
 
 
-def render_rules(d: dict, name: str) -> str:
+def _rule_rows(d: dict) -> list[tuple[str, object]]:
     rows = []
     for k, v in d.items():
         if isinstance(v, dict):
             rows.extend((f"{k}.{sk}", sv) for sk, sv in v.items())
         else:
             rows.append((k, "null" if v is None else str(v).lower() if isinstance(v, bool) else v))
-    return f"variant: {name}\n\n" + table(rows, ["option", "value"])
+    return rows
+
+
+def render_rules(d: dict, name: str, default: dict | None = None) -> str:
+    """The options as a table; with ``default`` (the default variant's options), a third
+    column marks with ``*`` each option whose value differs from the default."""
+    rows = _rule_rows(d)
+    if default is None or d == default:
+        return f"variant: {name}\n\n" + table(rows, ["option", "value"])
+    base = dict(_rule_rows(default))
+    marked = [(k, v, "*" if base.get(k, object()) != v else "") for k, v in rows]
+    return f"variant: {name} (* differs from the default)\n\n" + table(
+        marked, ["option", "value", ""]
+    )
 
 
 SEAT_ORDER = ("E", "S", "W", "N")

@@ -54,13 +54,24 @@ CJK_FONTS = (
 def plot_format(path: str) -> str:
     """The picture format named by FILE's extension ('png', 'svg' or 'pdf'); checks that
     matplotlib can be imported. Called before the command's work starts, so a bad name fails
-    at once. Raises UsageError (exit 2) with a one-line message."""
+    at once. Raises UsageError (exit 2) with a one-line message: also for an empty name, a
+    directory, a missing folder or a place that cannot be written."""
+    if not path.strip():
+        raise UsageError("--plot '': give a file name ending in .png, .svg or .pdf")
+    if Path(path).is_dir():
+        raise UsageError(f"--plot '{path}': it is a directory")
     fmt = FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
         raise UsageError(f"--plot '{path}': the file name must end in .png, .svg or .pdf")
     folder = Path(path).parent
     if not folder.is_dir():
         raise UsageError(f"--plot '{path}': the folder '{folder}' does not exist")
+    from .cli.files import check_writable  # (no typer there)
+
+    try:
+        check_writable(path, "--plot")
+    except UsageError as e:  # "cannot write 'x': why" -> "--plot 'x': why"
+        raise UsageError(f"--plot {e.message.removeprefix('cannot write ')}") from None
     try:
         import matplotlib  # noqa: F401  (only whether it is there)
     except ImportError:
@@ -247,9 +258,18 @@ def _labeller(cjk: bool):
 
 
 def _save(fig, rc: dict, path: str):
-    import matplotlib
+    """Write the picture through a temporary file beside ``path`` (cli/files.output_file): a
+    failed write (a full disk) leaves an old picture as it was, and the error names the file."""
+    from .cli.files import output_file
 
     fmt = plot_format(path)
+    with output_file(path, binary=True) as f:
+        _draw(fig, rc, fmt, f)
+
+
+def _draw(fig, rc: dict, fmt: str, path):
+    import matplotlib
+
     # fixed metadata: the same result gives the same file
     meta = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
     with matplotlib.rc_context({**rc, "svg.hashsalt": "ccmj"}):

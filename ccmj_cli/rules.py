@@ -279,8 +279,8 @@ def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
         origin, name, ident = f"preset '{spec}'", spec, ("preset", spec)
     else:
         path = Path(spec)
-        try:
-            is_file = path.is_file()
+        try:  # a regular file, or a FIFO, /dev/stdin, <(...): anything readable but a folder
+            is_file = path.exists() and not path.is_dir()
         except (OSError, ValueError):
             is_file = False
         if not is_file:
@@ -288,6 +288,8 @@ def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
             raise VariantError(f"variant {_quote(spec)}: no such file or preset (presets: {known})")
         text = _read_file(path, spec)
         origin, name = f"variant file {_quote(spec)}", path.stem
+        if _package_text(path.stem) is not None:  # ./kuansong.yaml is not the preset kuansong
+            name = spec
         ident = ("file", os.path.realpath(path))  # one file, however it is named
     if ident in (i for i, _ in chain):
         names = " -> ".join(n for _, n in chain)

@@ -1,7 +1,10 @@
-"""Shared pytest set-up: the Hypothesis profile and variant fixtures."""
+"""Shared pytest set-up: one compiled-kernel cache for the whole session (warmed once), the
+Hypothesis profile and variant fixtures."""
 
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -39,3 +42,52 @@ def make_variant(tmp_path):
         return load_variant(str(path))
 
     return make
+
+
+# --- one compiled cache for the session ------------------------------------------------------
+#
+# Every process of a run (this one, the xdist workers, every `ccmj` a test starts) finds the
+# compiled kernels in one cache folder: CCMJ_CACHE_DIR, set here for all of them (as the user
+# set it, else the folder ccmj would pick), so a test that changes HOME still shares it. Before
+# the first test, `ccmj warm-up` fills it — the table engine in one process, the hand, batch
+# and odds kernels in another, so a cold compile uses both cores once instead of every worker
+# and subprocess compiling the same kernels. With a warm cache this takes seconds. It runs when
+# the whole suite runs (no test paths given), or with CCMJ_WARM_UP=1; CCMJ_WARM_UP=0 skips it.
+
+WARM_PARTS = (["simulate"], ["hand", "odds"])
+
+
+def _whole_suite(config) -> bool:
+    flag = os.environ.get("CCMJ_WARM_UP", "")
+    if flag in ("0", "1"):
+        return flag == "1"
+    paths = [a for a in config.invocation_params.args if not a.startswith("-") and
+             os.path.exists(a.split("::")[0])]  # fmt: skip
+    return not paths or all(Path(p).resolve() == Path(__file__).parent for p in paths)
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller has done this
+        return
+    from ccmj_cli._kernels.cache import cache_dir
+
+    os.environ.setdefault("CCMJ_CACHE_DIR", str(cache_dir()))
+    if not _whole_suite(config):
+        return
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("CCMJ_JIT", None)
+    t0 = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "ccmj_cli", "warm-up", *(f"--part={p}" for p in parts)],
+            cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True,
+        )
+        for parts in WARM_PARTS
+    ]  # fmt: skip
+    failed = [err for p in procs for err in [p.communicate()[1]] if p.returncode != 0]
+    took = time.perf_counter() - t0
+    sys.stderr.write(f"ccmj warm-up: {took:.0f} s (kernels in {os.environ['CCMJ_CACHE_DIR']})\n")
+    for err in failed:  # not fatal: the tests compile what they need
+        sys.stderr.write(f"ccmj warm-up failed:\n{err[-2000:]}\n")

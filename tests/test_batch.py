@@ -311,3 +311,64 @@ def test_blank_lines_bom_and_bad_bytes():
         first, second = res.stdout.splitlines()[skip:]
         assert "not valid UTF-8" in first and "0xe9" in first
         assert "not valid UTF-8" not in second
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_header_naming_any_column_twice_is_an_error(as_json):
+    """An extra column named twice: the JSON "input" object kept only the last value."""
+    from typer.testing import CliRunner
+
+    from ccmj_cli.cli import app
+
+    data = "hand,win,how,note,Note\n123m456p789s1123s,4s,self,first,second\n"
+    r = CliRunner().invoke(app, ["batch", "-", *(["--json"] if as_json else [])], input=data)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        "error: the CSV header names the 'note' column more than once (note, Note)"
+    )
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize(("sep", "name"), [(";", "semicolons"), ("\t", "tabs")])
+def test_a_csv_separated_by_semicolons_or_tabs_is_one_clear_error(sep, name):
+    """It failed on every row with "the winning tile is needed"."""
+    data = sep.join(["hand", "win", "how"]) + "\n" + sep.join(["123m456p789s1123s", "4s", "self"])
+    r = runner.invoke(app, ["batch", "-"], input=data + "\n")
+    assert r.exit_code == 2, r.output
+    shown = sep.replace("\t", "\\t")
+    assert r.stderr.strip() == (
+        f"error: the CSV is separated by {name}, not commas: save it comma-separated "
+        f"(e.g. tr '{shown}' ',' < FILE)"
+    )
+    assert r.stdout == ""
+
+
+def test_batch_help_names_every_input_column():
+    """The help listed the columns without `looked`."""
+    r = runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0
+    assert ",".join(B.INPUT_COLUMNS[:7]) + "[," + ",".join(B.INPUT_COLUMNS[7:]) + "]" in r.stdout
+
+
+def test_batch_output_refuses_a_write_protected_file_unless_forced(tmp_path, monkeypatch):
+    """As a non-root user a shell's `>` refuses a write-protected file; batch -o replaced it.
+    The tests run as root (who may write anything): the permission is mocked."""
+    import ccmj_cli.cli.files as files
+
+    out = tmp_path / "result.csv"
+    out.write_text("the protected result\n")
+    out.chmod(0o444)
+    real = files.os.access
+    protected = str(out.resolve())
+    monkeypatch.setattr(
+        files.os, "access",
+        lambda p, mode: False if (str(p), mode) == (protected, files.os.W_OK) else real(p, mode),
+    )  # fmt: skip
+    wins = str(Path(__file__).parents[1] / "examples" / "wins.csv")
+    r = runner.invoke(app, ["batch", wins, "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == f"error: '{out}' is write-protected: give --force to replace it"
+    assert out.read_text() == "the protected result\n"
+    r = runner.invoke(app, ["batch", wins, "-o", str(out), "--force"])
+    assert r.exit_code == 4, r.output  # (examples/wins.csv holds a bad row on purpose)
+    assert out.read_text().startswith("hand,win,how")

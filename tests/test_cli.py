@@ -303,7 +303,7 @@ def test_shell_completion_completes_commands_and_options():
         assert r.returncode == 0, r.stderr
         return r.stdout.split()
 
-    assert complete("ccmj wa") == ["waits"]
+    assert complete("ccmj wa") == ["waits", "warm-up"]
     assert complete("ccmj odds --pl") == ["--plot"]
     r = subprocess.run([*exe, "--show-completion", "bash"], capture_output=True, text=True)
     assert r.returncode == 0 and "_CCMJ_COMPLETE" in r.stdout, r.stderr
@@ -410,3 +410,166 @@ def test_waits_check_flag_is_tenpai():
     # waits 1s/4s exist but neither is legal (no pung): not tenpai -> exit 1
     assert runner.invoke(app, ["waits", "123m456p789s1123s", "--check"]).exit_code == 1
     assert runner.invoke(app, ["waits", "111m456p789s2345s", "--check"]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["waits", "111m456p789s2345s"], ["simulate", "-n", "16"], ["batch", "-"]],
+)
+def test_an_empty_rules_value_is_an_error_not_the_default(args):
+    """`--rules "$ROOM"` with ROOM unset must not run the default rules silently."""
+    r = CliRunner().invoke(app, [*args, "--rules", ""])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        "error: --rules '': give a preset name or a YAML file (or leave --rules out)"
+    )
+    assert r.stdout == ""
+
+
+def test_rules_with_both_rules_and_preset_is_an_error():
+    r = CliRunner().invoke(app, ["rules", "--rules", "kuansong", "--preset", "mil2024"])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == "error: give --preset or --rules, not both"
+
+
+@pytest.mark.parametrize(("command", "extra"), [("simulate", "[dask]"), ("simulate", "[plot]"),
+                                                ("odds", "[plot]")])  # fmt: skip
+def test_help_shows_the_extras_to_install(command, extra):
+    """Rich markup read `[plot]` / `[dask]` as a style tag and printed "(needs ccmj_cli)"."""
+    r = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0
+    assert f"(needs ccmj_cli{extra})" in r.stdout, r.stdout
+
+
+def test_score_by_is_read_as_a_batch_how_is_any_case():
+    """`batch` reads a how of DISCARD as discard; `score --by DISCARD` was refused."""
+    args = ["score", "123m456p789s1123s", "--win", "4s", "--seat", "N", "--json"]
+    lower = CliRunner().invoke(app, [*args, "--by", "self"])
+    upper = CliRunner().invoke(app, [*args, "--by", "SELF"])
+    assert lower.exit_code == upper.exit_code == 0, upper.output
+    assert json.loads(upper.stdout) == json.loads(lower.stdout)
+
+
+def test_a_stdin_batch_reads_past_a_utf8_bom():
+    """A file saved by an editor as "UTF-8 with BOM": batch accepted it, `waits -` refused the
+    first line."""
+    r = CliRunner().invoke(app, ["waits", "-", "--json"],
+                           input="\ufeff111m456p789s2345s\n111m456p789s2345s\n")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    first, second = (json.loads(line) for line in r.stdout.splitlines())
+    assert first == second and first["tenpai"] is True
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two"])
+def test_numba_num_threads_that_cannot_work_is_one_line(value):
+    """NUMBA_NUM_THREADS=0 was a ValueError traceback from inside Numba."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "NUMBA_NUM_THREADS": value}
+    r = subprocess.run([sys.executable, "-m", "ccmj_cli", "batch", "examples/wins.csv"],
+                       cwd=Path(__file__).parents[1], env=env, capture_output=True, text=True,
+                       timeout=300)  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (
+        f"error: NUMBA_NUM_THREADS={value!r}: Numba needs a whole number of threads of 1 or more "
+        "(unset it to use every core)"
+    )
+    assert r.stdout == ""
+
+
+def test_threads_beyond_numba_num_threads_says_so(monkeypatch):
+    """NUMBA_NUM_THREADS=1 turned --threads 2 into 1 silently. (A bad --plot name ends the run
+    before any hand: the note comes first.)"""
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    r = CliRunner().invoke(app, ["simulate", "-n", "16", "--threads", "2", "--plot", "x.jpg"])
+    assert r.stderr.splitlines()[0] == (
+        "note: --threads 2: NUMBA_NUM_THREADS=1 allows 1; using 1"
+    ), r.stderr
+
+
+def test_a_huge_stdin_line_is_one_clear_error():
+    """One 10 MB line took seconds and a gigabyte; a line is one hand: a limit, said once."""
+    r = CliRunner().invoke(app, ["waits", "-"], input="111m456p789s2345s\n" + "1m" * 5_000_000)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        "error: line 2 of standard input is longer than 65,536 characters: give one hand per line"
+    )
+
+
+def test_rules_name_that_is_a_preset_and_a_file_says_which(tmp_path, monkeypatch):
+    """A file named like a preset in the current folder: the preset is used, and it says so;
+    `./NAME` is the file, reported by its path (not as the preset's name)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kuansong").write_text("extends: default\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["rules", "--rules", "kuansong", "--json"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.strip() == (
+        "note: --rules kuansong: the preset 'kuansong' is used; for the file of that name here, "
+        "give --rules ./kuansong"
+    )
+    assert json.loads(r.stdout)["name"] == "kuansong"
+    r = CliRunner().invoke(app, ["rules", "--rules", "./kuansong", "--json"])
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert json.loads(r.stdout)["name"] == "./kuansong"
+
+
+def test_rules_from_a_fifo_is_read(tmp_path):
+    """`--rules <(...)`, /dev/stdin, a FIFO: "no such file or preset" though it exists."""
+    import os
+    import threading
+
+    fifo = tmp_path / "room.fifo"
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write("extends: default\n")
+
+    t = threading.Thread(target=feed)
+    t.start()
+    r = CliRunner().invoke(app, ["rules", "--rules", str(fifo), "--json"])
+    t.join(timeout=10)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["options"] == json.loads(
+        CliRunner().invoke(app, ["rules", "--json"]).stdout
+    )["options"]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+@pytest.mark.parametrize("args", [["waits", "111m456p789s2345s"], ["batch", "examples/wins.csv"]])
+def test_a_console_that_cannot_write_chinese_is_one_error_before_any_output(encoding, args):
+    """PYTHONIOENCODING=ascii: a UnicodeEncodeError traceback, after a partial CSV for batch."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    r = subprocess.run([sys.executable, "-m", "ccmj_cli", *args], cwd=Path(__file__).parents[1],
+                       env=env, capture_output=True, timeout=300)  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == b""
+    lines = r.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: standard output's encoding is"), lines
+    assert "PYTHONIOENCODING=utf-8" in lines[0]
+
+
+def test_rules_marks_what_a_preset_changes_from_the_default():
+    """`rules --preset X` listed every option alike: which ones the preset changes was hidden."""
+    from ccmj_cli.rules import load_variant
+
+    default, preset = load_variant().to_dict(), load_variant("mil2024").to_dict()
+    changed = {k for k in preset if preset[k] != default[k] and not isinstance(preset[k], dict)}
+    assert changed
+    r = CliRunner().invoke(app, ["rules", "--preset", "mil2024"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == "variant: mil2024 (* differs from the default)"
+    marked = {line.split()[0] for line in r.stdout.splitlines()[4:] if line.rstrip().endswith("*")}
+    assert changed <= marked
+    assert all(k.split(".")[0] in preset and preset[k.split(".")[0]] != default[k.split(".")[0]]
+               for k in marked)  # fmt: skip
+    plain = CliRunner().invoke(app, ["rules"])
+    assert "*" not in plain.stdout and "differs" not in plain.stdout

@@ -240,3 +240,66 @@ def test_a_font_without_the_characters_is_not_used(monkeypatch, tmp_path):
         plots.plot_odds(odds, str(tmp_path / "o.svg"))
     svg = (tmp_path / "o.svg").read_text(encoding="utf-8")
     assert "self-draw" in svg and not any(ch in svg for ch in plots.CJK_NEEDED)
+
+
+@pytest.mark.parametrize("args", [["simulate", "-n", "16"], ["odds", "123m456p789s1112s"]])
+def test_plot_with_an_empty_name_is_refused_before_any_work(args):
+    r = runner.invoke(app, [*args, "--plot", ""])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == "error: --plot '': give a file name ending in .png, .svg or .pdf"
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["simulate", "-n", "16"], ["odds", "123m456p789s1112s"]])
+def test_plot_onto_a_folder_is_refused_before_any_work(args, tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "pic.png"
+    folder.mkdir()
+    r = runner.invoke(app, [*args, "--plot", str(folder)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == f"error: --plot '{folder}': it is a directory"
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["simulate", "-n", "16"], ["odds", "123m456p789s1112s"]])
+def test_plot_into_a_read_only_folder_is_refused_before_any_work(args, tmp_path, monkeypatch):
+    """The tests run as root, who may write anywhere: the permission is mocked (a user's
+    read-only folder), and the command must ask before its work."""
+    pytest.importorskip("matplotlib")
+    import ccmj_cli.cli.files as files
+
+    real = files.os.access
+    monkeypatch.setattr(
+        files.os, "access", lambda p, mode: False if mode == files.os.W_OK else real(p, mode)
+    )
+    r = runner.invoke(app, [*args, "--plot", str(tmp_path / "x.png")])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        f"error: --plot '{tmp_path / 'x.png'}': the folder '{tmp_path}' is not writable"
+    )
+    assert r.stdout == ""
+
+
+def test_a_failed_plot_write_leaves_the_old_picture_and_names_the_file(tmp_path, monkeypatch):
+    """A full disk half-way through the picture: the old picture stays, no temporary file is
+    left, and the error names the file."""
+    pytest.importorskip("matplotlib")
+    import errno
+
+    from ccmj_cli import plots
+    from ccmj_cli.errors import UsageError
+
+    path = tmp_path / "pic.svg"
+    path.write_bytes(b"the old picture")
+
+    def full_disk(fig, rc, fmt, f):
+        f.write(b"<?xml half a picture")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(plots, "_draw", full_disk)
+    with pytest.raises(UsageError) as e:
+        plots.plot_simulate({"hands": 5, "win_rate": {"E": {"rate": 0.2, "ci95": [0.1, 0.3]}}},
+                            str(path))  # fmt: skip
+    assert e.value.message == f"cannot write '{path}': No space left on device"
+    assert path.read_bytes() == b"the old picture"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pic.svg"]

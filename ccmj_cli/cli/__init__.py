@@ -1,5 +1,6 @@
 """The ccmj command line: one Typer app, one module per command group."""
 
+import contextlib
 import os
 import sys
 
@@ -11,7 +12,9 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd
+from . import (
+    analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
+)  # fmt: skip
 
 
 class _OneLineErrors(TyperGroup):
@@ -70,6 +73,37 @@ bao_cmd.register(app)
 batch_cmd.register(app)
 odds_cmd.register(app)
 simulate_cmd.register(app)
+warmup_cmd.register(app)
+
+
+def _console_encoding_error() -> str | None:
+    """Why standard output cannot carry ccmj's answers (tile and fan names are Chinese: a
+    UnicodeEncodeError traceback came after part of the output), or None."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        "长春麻将夹胡飘胡".encode(encoding)
+    except UnicodeEncodeError:
+        return (
+            f"standard output's encoding is {encoding}, which cannot write the Chinese names "
+            "ccmj prints: use a UTF-8 locale or set PYTHONIOENCODING=utf-8"
+        )
+    except LookupError:
+        return None
+    return None
+
+
+def _bad_numba_threads() -> str | None:
+    """Why $NUMBA_NUM_THREADS cannot work (Numba raises a ValueError traceback on its first
+    compiled kernel for 0 or a word), or None."""
+    value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if not value:
+        return None
+    if value.isdigit() and int(value) > 0:
+        return None
+    return (
+        f"NUMBA_NUM_THREADS={value!r}: Numba needs a whole number of threads of 1 or more "
+        "(unset it to use every core)"
+    )
 
 
 def main():
@@ -80,6 +114,16 @@ def main():
     if sys.stdout is None:  # `ccmj ... >&-`: every command writes its answer there
         if sys.stderr is not None:
             sys.stderr.write("error: standard output is closed: the answer has nowhere to go\n")
+        sys.exit(2)
+    with contextlib.suppress(AttributeError, ValueError):  # messages never fail to be written
+        sys.stderr.reconfigure(errors="backslashreplace")
+    bad_console = _console_encoding_error()
+    if bad_console:
+        sys.stderr.write(f"error: {bad_console}\n")
+        sys.exit(2)
+    bad_threads = _bad_numba_threads()
+    if bad_threads:
+        sys.stderr.write(f"error: {bad_threads}\n")
         sys.exit(2)
     try:
         app()

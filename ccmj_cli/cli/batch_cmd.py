@@ -13,7 +13,7 @@ import typer
 from .. import interrupts
 from ..errors import EXIT_BATCH_ERRORS, UsageError
 from .common import RulesOpt, handles_errors, stdin_stream, variant
-from .files import bounded, output_file, refuse_same_file
+from .files import bounded, output_file, refuse_protected, refuse_same_file
 
 # Input is read as UTF-8 (a BOM is dropped); a byte that is not UTF-8 is kept as a surrogate
 # (surrogateescape) so that its row is reported in error, not the run aborted by a decode error.
@@ -94,8 +94,8 @@ def register(app: typer.Typer):
         file: Annotated[
             str,
             typer.Argument(
-                help="CSV of wins (header: hand,win,how,seat,from,bao,base[,kongs,declared]); "
-                "'-' = stdin."
+                help="CSV of wins (header: "
+                "hand,win,how,seat,from,bao,base[,kongs,declared,looked]); '-' = stdin."
             ),
         ],
         output: Annotated[
@@ -105,6 +105,9 @@ def register(app: typer.Typer):
         rules: RulesOpt = None,
         json: Annotated[
             bool, typer.Option("--json", help="Write JSON lines (one object per row), not CSV.")
+        ] = False,
+        force: Annotated[
+            bool, typer.Option("--force", help="Replace a write-protected --output file.")
         ] = False,
     ):
         """Score every row of a CSV: input columns + legal, reasons, fan items, payments, error.
@@ -117,6 +120,8 @@ def register(app: typer.Typer):
         v = variant(rules)
         refuse_same_file(file, output)  # before anything is read or written
         to_stdout = output is None or output == "-"
+        if not to_stdout and not force:
+            refuse_protected(output)
         interrupts.say_when_interrupted(
             "INTERRUPTED before the end of the input: "
             + ("the output is incomplete" if to_stdout else f"'{output}' was left as it was")

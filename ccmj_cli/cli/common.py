@@ -13,7 +13,7 @@ import typer
 
 from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError, UsageError
 from ..output import to_json
-from ..rules import Variant, load_variant
+from ..rules import Variant, load_variant, preset_names
 from .files import bounded, refuse_same_file
 
 RulesOpt = Annotated[
@@ -32,7 +32,7 @@ PlotOpt = Annotated[
     typer.Option(
         "--plot",
         metavar="FILE",
-        help="Also draw the result to FILE: .png, .svg or .pdf (needs ccmj_cli[plot]).",
+        help="Also draw the result to FILE: .png, .svg or .pdf (needs ccmj_cli\\[plot]).",
     ),
 ]
 VisibleOpt = Annotated[
@@ -96,6 +96,7 @@ def quiet_stdout():
 STANDALONE = False
 
 
+MAX_LINE = 1 << 16  # bytes of one stdin line: a longer one is an error, not gigabytes of work
 SMALL_BATCH = 8  # stdin lines worth answering interpreted rather than paying Numba's start-up
 _stdin: tuple[list, Iterator] | None = None  # lines read ahead to count them, and the rest
 
@@ -120,6 +121,16 @@ def choose_kernels(hand: str, batch: bool = True) -> None:
 
 
 def variant(spec: str | None) -> Variant:
+    """The variant of ``--rules`` (None: the default). An empty value (an unset ``$ROOM`` in
+    ``--rules "$ROOM"``) is an error, not the default rules."""
+    if spec is not None and not spec.strip():
+        raise UsageError("--rules '': give a preset name or a YAML file (or leave --rules out)")
+    if spec is not None and os.path.isfile(spec) and spec in preset_names():
+        typer.echo(
+            f"note: --rules {spec}: the preset '{spec}' is used; for the file of that name here, "
+            f"give --rules ./{spec}",
+            err=True,
+        )
     return load_variant(spec)
 
 
@@ -152,8 +163,16 @@ def _read_stdin() -> Iterator[tuple[int, str]]:
     if stream is not sys.stdin:
         stream = bounded(stream, owns=False)  # a file that grows as it is read: as it was
     try:
-        for n, raw in enumerate(stream, 1):
+        for n, raw in enumerate(iter(lambda: stream.readline(MAX_LINE + 1), stream.read(0)), 1):
+            body = raw[:-1] if raw[-1:] in (b"\n", "\n") else raw
+            if len(body) > MAX_LINE:  # (a hand is a few dozen characters: not worth reading)
+                raise UsageError(
+                    f"line {n} of standard input is longer than {MAX_LINE:,} characters: "
+                    "give one hand per line"
+                )
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            if n == 1:
+                line = line.removeprefix("\ufeff")  # a UTF-8 BOM (as batch reads it)
             line = line.strip()
             if line:  # blank lines separate nothing and are not rows
                 yield n, line

@@ -62,12 +62,43 @@ def refuse_same_file(inp: str, out: str | None) -> None:
         )
 
 
+def check_writable(path: str, option: str = "--output") -> None:
+    """A UsageError, before any work, when ``path`` cannot be written: an empty name, a
+    directory, a missing folder, or (not as root, who may write anything) a folder where no new
+    file can be made and a write-protected file."""
+    if not path.strip():
+        raise UsageError(f"cannot write '': give a file name to {option}")
+    real = os.path.realpath(path)
+    st = _stat(real)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"cannot write '{path}': it is a directory")
+    folder = os.path.dirname(real) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write '{path}': the folder '{folder}' does not exist")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return  # a device or a pipe: written directly
+    if not os.access(folder, os.W_OK) and not (st is not None and os.access(real, os.W_OK)):
+        raise UsageError(f"cannot write '{path}': the folder '{folder}' is not writable")
+
+
+def refuse_protected(path: str) -> None:
+    """A UsageError when ``path`` is an existing regular file without write permission: as a
+    shell's ``>`` (noclobber aside) would, ccmj does not replace it (``--force`` does)."""
+    real = os.path.realpath(path)
+    st = _stat(real)
+    if st is not None and stat.S_ISREG(st.st_mode) and not os.access(real, os.W_OK):
+        raise UsageError(f"'{path}' is write-protected: give --force to replace it")
+
+
 @contextlib.contextmanager
-def output_file(path: str):
-    """A text stream to write ``path`` (UTF-8, no newline translation), made whole or not at
-    all: a temporary file beside ``path``, moved over it when the ``with`` block succeeds."""
+def output_file(path: str, binary: bool = False):
+    """A text stream to write ``path`` (UTF-8, no newline translation; ``binary``: a byte
+    stream), made whole or not at all: a temporary file beside ``path``, moved over it when the
+    ``with`` block succeeds."""
     if not path.strip():
         raise UsageError("cannot write '': give a file name to --output (or '-' for stdout)")
+    text = {} if binary else {"newline": "", "encoding": "utf-8"}
+    mode = "wb" if binary else "w"
     real = os.path.realpath(path)  # a symlink's target is what gets replaced, not the link
     st = _stat(real)
     if st is not None and stat.S_ISDIR(st.st_mode):
@@ -78,7 +109,7 @@ def output_file(path: str):
         direct = os.access(real, os.W_OK)  # a writable file in a folder we cannot add to
     if direct:
         try:
-            f = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115
+            f = open(path, mode, **text)  # noqa: SIM115
         except OSError as e:
             raise UsageError(f"cannot write '{path}': {e.strerror}") from None
         try:
@@ -93,7 +124,7 @@ def output_file(path: str):
         raise UsageError(f"cannot write '{path}': {e.strerror}") from None
     interrupts.writing(tmp)
     try:
-        with open(fd, "w", newline="", encoding="utf-8") as f:
+        with open(fd, mode, **text) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from .. import interrupts
-from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: what is known is printed first
 from ..output import render_odds, to_json
 from ..errors import UsageError
 from .common import JsonOpt, PlotOpt, RulesOpt, VisibleOpt, handles_errors, variant
@@ -165,7 +164,7 @@ def register(app: typer.Typer):
                 visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
                 declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,
                 exact=True if exact else None, objective=objective, policy=policy, pool=pool))
-        if plot:
+        if plot is not None:
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
@@ -189,13 +188,14 @@ def register(app: typer.Typer):
             typer.echo(_value_of(d, value))
         else:
             typer.echo(to_json(d) if json else render_odds(d))
-        if plot:
+        if plot is not None:
             from ..plots import plot_odds
 
             plot_odds(d, plot)
         if report.interrupted:
-            typer.echo("INTERRUPTED: the answer above is from the work finished so far", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED)
+            message = "INTERRUPTED: the answer above is from the work finished so far"
+            typer.echo(interrupts.named(message), err=True)  # (Ctrl-C, SIGTERM or SIGHUP)
+            raise typer.Exit(interrupts.exit_code())
 
 
 def _value_of(d: dict, field: str) -> str:

@@ -6,7 +6,8 @@ import typer
 
 from ..output import render_rules
 from ..rules import load_variant, preset_names
-from .common import JsonOpt, RulesOpt, emit, handles_errors
+from ..errors import UsageError
+from .common import JsonOpt, RulesOpt, emit, handles_errors, variant
 
 
 def register(app: typer.Typer):
@@ -27,9 +28,11 @@ def register(app: typer.Typer):
             names = preset_names()
             typer.echo(", ".join(names) if not json else __import__("json").dumps(names))
             return
-        v = load_variant(preset or rules)
+        if preset is not None and rules is not None:
+            raise UsageError("give --preset or --rules, not both")
+        v = variant(rules) if preset is None else load_variant(preset)
         emit(
             {"name": v.name, "options": v.to_dict()} if json else v.to_dict(),
             json,
-            lambda d: render_rules(d, v.name),
+            lambda d: render_rules(d, v.name, load_variant().to_dict()),
         )

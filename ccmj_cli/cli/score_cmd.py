@@ -69,6 +69,7 @@ def register(app: typer.Typer):
         choose_kernels(hand, batch=False)
         from .. import scoring as S  # kernels load only when the command runs
 
+        by = by.strip().lower()  # (as a batch's how column: DISCARD, Self)
         r = S.score(
             hand, win, by, seat, from_, bao, base, kongs, declared, variant(rules), looked=looked
         )

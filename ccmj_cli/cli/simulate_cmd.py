@@ -1,5 +1,6 @@
 """ccmj simulate / replay: whole-table simulation with bots, and replay of logged hands."""
 
+import os
 import sys
 import time
 from typing import Annotated
@@ -9,16 +10,19 @@ import typer
 from .. import interrupts
 from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
 from ..errors import UsageError
-from ..interrupts import EXIT_INTERRUPTED  # Ctrl-C: the hands finished are reported first
 from ..output import render_compare, render_replay, render_simulate
 from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant
 from .files import output_file
 
 
 def _nothing_finished():
-    """Ctrl-C before any hand finished: one line, exit 130 (no empty statistics)."""
-    typer.echo("INTERRUPTED before the first hands finished: nothing to report", err=True)
-    raise typer.Exit(EXIT_INTERRUPTED)
+    """Ctrl-C (or SIGTERM/SIGHUP) before any hand finished: one line, exit 130 (143/129), no
+    empty statistics."""
+    typer.echo(
+        interrupts.named("INTERRUPTED before the first hands finished: nothing to report"),
+        err=True,
+    )
+    raise typer.Exit(interrupts.exit_code())
 
 
 class _Bar:
@@ -90,7 +94,7 @@ def register(app: typer.Typer):
             str | None,
             typer.Option(
                 help="Run on Dask: 'local' (a LocalCluster) or tcp://HOST:PORT "
-                "(needs ccmj_cli[dask])."
+                "(needs ccmj_cli\\[dask])."
             ),
         ] = None,
         workers: Annotated[int, typer.Option(help="Worker processes for --scheduler local.")] = 2,
@@ -130,7 +134,10 @@ def register(app: typer.Typer):
                     f"unknown preset '{preset}' (presets: {', '.join(preset_names())})"
                 )
         v = variant(preset or rules)
-        if plot:
+        cap = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+        if threads is not None and cap.isdigit() and 0 < int(cap) < threads:
+            _note(f"note: --threads {threads}: NUMBA_NUM_THREADS={cap} allows {cap}; using {cap}")
+        if plot is not None:
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
@@ -153,7 +160,7 @@ def register(app: typer.Typer):
                 _nothing_finished()
             emit(d, json, render_compare)
             if d["interrupted"]:
-                raise typer.Exit(EXIT_INTERRUPTED)
+                raise typer.Exit(interrupts.exit_code())
             return
         try:
             from .. import simulate as S
@@ -183,16 +190,18 @@ def register(app: typer.Typer):
         if r.hands:
             d = r.to_dict()
             emit(d, json, render_simulate)
-            if plot:
+            if plot is not None:
                 from ..plots import plot_simulate
 
                 plot_simulate(d, plot)
         if r.interrupted:
             typer.echo(
-                f"interrupted: the statistics above are of the {r.hands:,} hands finished",
+                interrupts.named(
+                    f"interrupted: the statistics above are of the {r.hands:,} hands finished"
+                ),
                 err=True,
             )
-            raise typer.Exit(EXIT_INTERRUPTED)
+            raise typer.Exit(interrupts.exit_code())
 
     @app.command()
     @handles_errors

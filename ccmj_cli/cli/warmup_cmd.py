@@ -1,0 +1,117 @@
+"""ccmj warm-up: compile (or load) every command's kernels now, saying what and how far.
+
+A fresh install compiles Numba kernels on each command's first use: minutes for ``simulate``,
+under a minute each for ``batch`` and ``odds``. ``ccmj warm-up`` runs each command once on a
+tiny job, in this process, so their kernels land in the cache folder (Set-up in the README);
+each step says on stderr what it compiles, how far the warm-up is, and how long it took. Run
+again with a warm cache it only loads them (seconds). The test suite runs it once per session.
+"""
+
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import time
+from typing import Annotated
+
+import typer
+
+HAND = "111m456p789s2345s"
+WINS = (  # batch rows: a self-draw, a discard, 摸宝, 对宝, with kongs, one bad row
+    "hand,win,how,seat,from,bao,base,kongs,declared\n"
+    "123m456p46s55s111z,,mobao,S,,9p,1,,\n"
+    "111m999p11s55s777z,5s,duibao,E,,5s,1,,\n"
+    '123m456p46s55s111z,5s,discard,S,W,,2,"E:(5555m),W:[1234z]",\n'
+    "123m456p789s1123s,4s,self,N,,,1,,\n"
+    "123m456p789s1123s,4x,self,S,,,1,,\n"
+)
+ODDS_13 = ["odds", "123m456p789s1112s", "--declare", "-n", "4", "--seed", "1"]
+ODDS_14 = ["odds", "123m456p789s11123s", "--declare", "-n", "4", "--seed", "1"]
+SIM = ["simulate", "-n", "16", "--seed", "1", "--no-progress", "--json"]
+
+# part -> [(what is compiled, the ccmj arguments that compile it)]; {wins} is a CSV file
+STEPS = {
+    "hand": [
+        ("hand kernels (waits, check, shanten, score, bao)", [
+            ["waits", HAND], ["check", "123m456p789s1123s", "4s"], ["shanten", HAND],
+            ["shanten", "123m456p789s11234s"],
+            ["score", "123m456p789s1123s", "--win", "4s", "--by", "self", "--seat", "N"],
+            ["bao", HAND, "--bao", "5s"],
+        ]),
+        ("batch (CSV and JSON)", [["batch", "{wins}"], ["batch", "{wins}", "--json"]]),
+    ],
+    "odds": [
+        ("odds, Monte Carlo", [[*ODDS_13, "--trials", "200"]]),
+        ("odds, exact", [[*ODDS_13, "--exact", "--trials", "0"], [*ODDS_14, "--exact"]]),
+    ],
+    "simulate": [
+        ("simulate", [SIM]),
+        ("simulate --csv", [[*SIM, "--csv", os.devnull]]),
+        ("simulate --log", [[*SIM, "--log", "{log}"]]),
+    ],
+}  # fmt: skip
+PARTS = tuple(STEPS)
+
+
+def _run(args: list[str]) -> None:
+    """One ccmj command in this process, its output thrown away; its errors are not ours
+    (a step that fails still compiled what it reached)."""
+    from . import app
+
+    with (
+        open(os.devnull, "w", encoding="utf-8") as null,
+        contextlib.redirect_stdout(null),
+        contextlib.redirect_stderr(io.StringIO()),
+        contextlib.suppress(SystemExit, Exception),
+    ):
+        typer.main.get_command(app).main(args, prog_name="ccmj", standalone_mode=False)
+
+
+def warm_up(parts=PARTS, say=None) -> float:
+    """Run the steps of ``parts``; ``say(line)`` reports each. Returns the seconds taken."""
+    steps = [s for p in parts for s in STEPS[p]]
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="ccmj-warm-up-") as tmp:
+        wins = os.path.join(tmp, "wins.csv")
+        with open(wins, "w", encoding="utf-8") as f:
+            f.write(WINS)
+        log = os.path.join(tmp, "hands.log")
+        for i, (what, commands) in enumerate(steps, 1):
+            t = time.perf_counter()
+            if say:
+                say(f"warm-up {i}/{len(steps)}: {what}…")
+            for args in commands:
+                _run([a.format(wins=wins, log=log) for a in args])
+            if say:
+                say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
+    return time.perf_counter() - t0
+
+
+def register(app: typer.Typer):
+    @app.command("warm-up")
+    def warm_up_cmd(
+        part: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--part", help=f"Only these parts ({', '.join(PARTS)}); repeat for several."
+            ),
+        ] = None,
+    ):
+        """Compile every command's kernels now (minutes on a fresh install; seconds after)."""
+        from . import common
+
+        common.STANDALONE = False  # every step compiled, even one hand (see choose_kernels)
+        parts = part or list(PARTS)
+        bad = [p for p in parts if p not in STEPS]
+        if bad:
+            typer.echo(f"error: unknown part '{bad[0]}' (parts: {', '.join(PARTS)})", err=True)
+            raise typer.Exit(2)
+
+        def say(line: str):
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(line + "\n")
+                sys.stderr.flush()
+
+        took = warm_up(parts, say)
+        typer.echo(f"warm-up done in {took:.1f} s: the kernels are in the cache folder", err=True)

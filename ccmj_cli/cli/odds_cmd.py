@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from .. import interrupts
-from ..output import render_odds, to_json
 from ..errors import UsageError
+from ..output import render_odds, to_json
 from .common import JsonOpt, PlotOpt, RulesOpt, VisibleOpt, handles_errors, variant
 
 

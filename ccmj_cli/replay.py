@@ -13,8 +13,8 @@ import numpy as np
 
 from . import tiles as T
 from ._kernels import layout as L
-from ._kernels import table as K
-from ._kernels import table_layout as TL
+from ._kernels.table import driver as K
+from ._kernels.table import layout as TL
 from ._kernels.tables import tables
 from ._kernels.useful import useful_tables
 from .errors import HandError, UsageError
@@ -91,7 +91,7 @@ def n_events(res) -> int:
 
 
 def record_arrays(n: int) -> dict:
-    """Output arrays for ``n`` recorded hands (named as ``_kernels.table.record_pieces``'s)."""
+    """Output arrays for ``n`` recorded hands (named as ``_kernels.table.driver.record_pieces``'s)."""
     return {
         "walls": np.zeros((n, TL.N_WALL), np.int64),
         "dices": np.zeros((n, TL.N_DICE), np.int64),

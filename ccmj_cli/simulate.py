@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._kernels import table as K
-from ._kernels import table_layout as TL
+from ._kernels.table import driver as K
+from ._kernels.table import layout as TL
 from ._kernels.tables import tables
 from ._kernels.useful import useful_tables
 from .errors import PolicyError, UsageError

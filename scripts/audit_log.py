@@ -35,7 +35,7 @@ from ccmj_cli import hand as H
 from ccmj_cli import scoring as SC
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
-from ccmj_cli._kernels import table_layout as TL
+from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli._kernels.melds import special_base
 from ccmj_cli.rules import load_variant
 

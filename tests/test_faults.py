@@ -392,7 +392,7 @@ def test_a_batch_row_with_the_winners_kong_is_a_row_error(tmp_path):
 
 def _log_header():
     from ccmj_cli._kernels import layout as L
-    from ccmj_cli._kernels import table_layout as TL
+    from ccmj_cli._kernels.table import layout as TL
     from ccmj_cli.replay import LOG_VERSION
 
     return {
@@ -406,7 +406,7 @@ def _log_hand(k=1):
     """A hand record with every field replay reads (a drawn hand: 荒庄)."""
     import random
 
-    from ccmj_cli._kernels.table import N_DICE
+    from ccmj_cli._kernels.table.layout import N_DICE
     from ccmj_cli.tiles import tile_name
 
     wall = [tile_name(t) for t in range(34) for _ in range(4)]

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ccmj_cli import simulate as SIM
-from ccmj_cli._kernels import table_layout as TL
+from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli.cli import app
 from ccmj_cli.replay import read_log, replay_hand
 
@@ -258,7 +258,7 @@ def test_interrupted_run_reports_the_hands_finished(monkeypatch):
 
 
 def test_compile_note_on_a_cold_cache(monkeypatch):
-    from ccmj_cli._kernels import table as K
+    from ccmj_cli._kernels.table import driver as K
 
     notes = []
     monkeypatch.setattr(K, "cached", lambda kernel: False)

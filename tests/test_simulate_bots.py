@@ -17,9 +17,9 @@ from test_simulate_table import JUNK, build_wall, play
 from typer.testing import CliRunner
 
 from ccmj_cli import tiles as T
-from ccmj_cli._kernels import table as K
-from ccmj_cli._kernels import table_bots as B
-from ccmj_cli._kernels import table_layout as TL
+from ccmj_cli._kernels.table import driver as K
+from ccmj_cli._kernels.table import bots as B
+from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli._kernels.useful import useful_tables
 from ccmj_cli.cli import app

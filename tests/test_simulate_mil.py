@@ -13,11 +13,11 @@ from test_simulate_table import BAOZHUANG_S, E_HAND, JUNK, E, N, S, W, build_wal
 
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
-from ccmj_cli._kernels import table_layout as TL
-from ccmj_cli._kernels import table_wall as WL
-from ccmj_cli._kernels.table_bao import find_bao
-from ccmj_cli._kernels.table_claims import CLAIM_MELD, CLAIM_NONE, claims_on_discard, win_claim
-from ccmj_cli._kernels.table_state import add_meld, new_table, new_work, reset_table
+from ccmj_cli._kernels.table import layout as TL
+from ccmj_cli._kernels.table import wall as WL
+from ccmj_cli._kernels.table.bao import find_bao
+from ccmj_cli._kernels.table.claims import CLAIM_MELD, CLAIM_NONE, claims_on_discard, win_claim
+from ccmj_cli._kernels.table.state import add_meld, new_table, new_work, reset_table
 from ccmj_cli._kernels.tables import tables
 from ccmj_cli._kernels.useful import useful_tables
 from ccmj_cli.replay import play_wall, record, result_dict

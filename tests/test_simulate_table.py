@@ -12,8 +12,8 @@ import pytest
 from ccmj_cli import hand as H
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
-from ccmj_cli._kernels import table_layout as TL
-from ccmj_cli._kernels import table_wall as WL
+from ccmj_cli._kernels.table import layout as TL
+from ccmj_cli._kernels.table import wall as WL
 from ccmj_cli.replay import play_wall, record, result_dict
 from ccmj_cli.rules import load_variant
 from ccmj_cli.simulate import POLICIES, session_plan, table_params
@@ -218,7 +218,7 @@ def _bao_wall(kinds_at):
     ],
 )
 def test_find_bao_places_the_bao_on_a_live_tile(dead, tail, k, expect):
-    from ccmj_cli._kernels.table_bao import find_bao
+    from ccmj_cli._kernels.table.bao import find_bao
 
     wall = _bao_wall({123: "7z", 122: "6z", 121: "5z", 120: "4z", 135: "1m", 133: "2m"})
     g = np.zeros(TL.G_LEN, np.int64)
@@ -233,7 +233,7 @@ def test_find_bao_places_the_bao_on_a_live_tile(dead, tail, k, expect):
 
 
 def test_find_bao_never_loops_and_gives_up_when_nothing_can_serve():
-    from ccmj_cli._kernels.table_bao import find_bao
+    from ccmj_cli._kernels.table.bao import find_bao
 
     wall = np.zeros(136, np.int64)  # every tile 1m, whose kind is dead...
     wall[100] = 5  # ... but a 6m at the head
@@ -528,7 +528,7 @@ def test_payouts_sum_to_zero_and_huang_pays_only_kongs(recorded):
 
 
 def test_a_hand_is_never_cut_from_the_log(recorded):
-    # The event buffer holds any hand (the bound is worked in table_layout: at most 387 events);
+    # The event buffer holds any hand (the bound is worked in table/layout.py: at most 387 events);
     # more would be an error, never a silently cut hand.
     from ccmj_cli.replay import n_events
 

@@ -15,8 +15,8 @@ from test_simulate_table import E_HAND, JUNK, E, N, S, W, build_wall
 from ccmj_cli import hand as H
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
-from ccmj_cli._kernels import table_layout as TL
-from ccmj_cli._kernels.table_state import new_table, reset_table, summarize
+from ccmj_cli._kernels.table import layout as TL
+from ccmj_cli._kernels.table.state import new_table, reset_table, summarize
 from ccmj_cli.rules import load_variant, preset_names
 from ccmj_cli.simulate import table_params
 
@@ -183,8 +183,8 @@ def test_no_bao_roll_or_look_when_no_draw_is_left():
 
 def test_huanbao_with_no_draw_left_rolls_nothing():
     # 换宝 (bao_change always) when the wall is at its end: the old bao goes back, no roll
-    from ccmj_cli._kernels.table_bao import check_bao_dead
-    from ccmj_cli._kernels.table_wall import can_draw
+    from ccmj_cli._kernels.table.bao import check_bao_dead
+    from ccmj_cli._kernels.table.wall import can_draw
 
     tab = new_table()
     reset_table(tab, 0, True)
@@ -206,7 +206,7 @@ def test_dealin_declaration_counts_option():
     v = load_variant()
     assert v.dealin_declaration_counts is True
     assert RVD[L.RV_DEALIN_DECLARATION_COUNTS] == 1
-    from ccmj_cli._kernels.table_settle import declared_state
+    from ccmj_cli._kernels.table.settle import declared_state
 
     tab = new_table()
     reset_table(tab, 0, False)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .. import interrupts
-from .._kernels.table_layout import POLICY_HELP  # constants only: the engine loads on use
+from .._kernels.table.layout import POLICY_HELP  # constants only: the engine loads on use
 from ..errors import UsageError
 from ..output import render_compare, render_replay, render_simulate
 from .common import JsonOpt, PlotOpt, RulesOpt, emit, handles_errors, variant

@@ -9,25 +9,25 @@ number of threads, nor on how a run is cut into pieces.
 
 The driver only sequences the phases of a hand; each rule lives in the module of its phase:
 
-- ``table_wall``   the wall, the deal, draws from the head and the tail, where the wall ends;
-- ``table_bao``    the bao: roll, look, 对宝, 摸宝, 换宝;
-- ``table_kongs``  special kongs, 暗杠, 加杠, 补, and robbing them (抢杠胡, 抢叉);
-- ``table_claims`` 胡/碰/杠/吃 on a discard, 截胡;
-- ``table_settle`` scoring a win, kong money, the hand's result, statistics;
-- ``table_bots``   every decision a bot makes;
-- ``table_state``  the state arrays and their small helpers; ``table_layout`` the slots.
+- ``wall``         the wall, the deal, draws from the head and the tail, where the wall ends;
+- ``bao``          the bao: roll, look, 对宝, 摸宝, 换宝;
+- ``kongs``        special kongs, 暗杠, 加杠, 补, and robbing them (抢杠胡, 抢叉);
+- ``claims``       胡/碰/杠/吃 on a discard, 截胡;
+- ``settle``       scoring a win, kong money, the hand's result, statistics;
+- ``bots``         every decision a bot makes;
+- ``state``        the state arrays and their small helpers; ``layout`` the slots.
 """
 
 import numpy as np
 from numba import config, get_num_threads, prange, set_num_threads
 
-from .jit import compiled_njit as njit
-from .layout import N_SEATS
-from .table_bao import check_bao_dead, look_at_draw, mobao_win
-from .table_bots import choose_discard_at, wants_declare, wants_special
-from .table_claims import CLAIM_NONE, CLAIM_WIN, claims_on_discard
-from .table_kongs import KONG_AGAIN, self_kong, special_kongs
-from .table_layout import (
+from ..jit import compiled_njit as njit
+from ..layout import N_SEATS
+from .bao import check_bao_dead, look_at_draw, mobao_win
+from .bots import choose_discard_at, wants_declare, wants_special
+from .claims import CLAIM_NONE, CLAIM_WIN, claims_on_discard
+from .kongs import KONG_AGAIN, self_kong, special_kongs
+from .layout import (
     EV_COLS,
     EV_DECLARE,
     EV_DISCARD,
@@ -49,9 +49,9 @@ from .table_layout import (
     R_LEN,
     R_NEXT_DEALER,
 )
-from .table_settle import accumulate, finish, reset_result, self_draw_win
-from .table_state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
-from .table_wall import can_draw, deal, deal_hand, take, win_only_draw
+from .settle import accumulate, finish, reset_result, self_draw_win
+from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
+from .wall import can_draw, deal, deal_hand, take, win_only_draw
 
 # phases of the turn loop
 PH_DRAW = 0
@@ -61,7 +61,7 @@ PH_SELF = 1
 @njit(cache=True)
 def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     """Play one hand from ``wall`` (int64[136] tile kinds in draw order) on the table ``tab``
-    (``table_state.new_table``; reset here) with scratch ``ws`` (``new_work``; it carries the
+    (``state.new_table``; reset here) with scratch ``ws`` (``new_work``; it carries the
     discard policy's tables).
 
     Fills ``res`` (R_* layout). When ``rec`` is true, events go to ``ev`` (EV_* rows). The

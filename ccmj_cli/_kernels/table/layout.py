@@ -63,7 +63,7 @@ TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)
 TP_BAO_DICE = 1  # dice rolled for the bao stack (1 or 2)
 TP_LEN = 2
 # (the special kong options — 三风蛋, 幺鸡, special_kong_timing — are the rule vector's, read by
-# melds.classify_bracket and table_kongs, as for a single hand)
+# melds.classify_bracket and table/kongs.py, as for a single hand)
 
 # rv[RV_BAO_PLACE] (rules.BAO_PLACE_MODES order), rv[RV_WALL_END] (rules.WALL_END_MODES order),
 # rv[RV_BAO_CHANGE] (rules.BAO_CHANGE_MODES order)

@@ -13,11 +13,11 @@ tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kin
 
 import numpy as np
 
-from .jit import compiled_njit as njit
-from .judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
-from .layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE
-from .table_bots import wants_bao_change
-from .table_layout import (
+from ..jit import compiled_njit as njit
+from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
+from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE
+from .bots import wants_bao_change
+from .layout import (
     BAO_CHANGE_OPTIONAL,
     BAO_TOP_SIX,
     EV_BAO,
@@ -39,9 +39,9 @@ from .table_layout import (
     R_BAO_ROLLED,
     TP_BAO_DICE,
 )
-from .table_settle import capture, score_bao_win, score_win, won
-from .table_state import event, own_tiles
-from .table_wall import can_draw, tail_top
+from .settle import capture, score_bao_win, score_win, won
+from .state import event, own_tiles
+from .wall import can_draw, tail_top
 
 
 @njit(cache=True)

@@ -35,12 +35,12 @@ The knobs after the first four are a policy's weights (0 = off: the baseline nev
 
 import numpy as np
 
-from .jit import compiled_njit as njit
-from .judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits, may_declare
-from .layout import HONOR, MS_CHOWS, MS_CLAIMED, MS_PUNGS, N_KINDS, N_SEATS, RV_QIDUI
-from .policy import choose_discard_value
-from .shape import shanten
-from .table_layout import (
+from ..jit import compiled_njit as njit
+from ..judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits, may_declare
+from ..layout import HONOR, MS_CHOWS, MS_CLAIMED, MS_PUNGS, N_KINDS, N_SEATS, RV_QIDUI
+from ..policy import choose_discard_value
+from ..shape import shanten
+from .layout import (
     G_BAO,
     K_BAO_CHANGE,
     K_CALL,
@@ -57,7 +57,7 @@ from .table_layout import (
     P_DECLARED,
     P_DISC,
 )
-from .table_state import (
+from .state import (
     bu_kind,
     claim_leaves_one,
     ms_with_chow,

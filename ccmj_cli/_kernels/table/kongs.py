@@ -9,13 +9,13 @@ kong's group may be added to it (补; not by the dealer on his first turn, nor i
 entered by a claim: then a special kong is laid out with its base only, RULES §7, MIL 五-6-3). A 加杠 or 补 tile can be robbed: by 胡 first (抢杠胡, paid as a 点炮 by the konger),
 then, for a 补, by 碰 (抢叉); a robbed kong pays nothing. Every kong but a 3-tile special kong
 is followed by a replacement draw from the tail. Which kong to make is the bot's decision
-(``table_bots``); the money is ``score.kong_value``'s (``table_settle``).
+(``bots``); the money is ``score.kong_value``'s (``settle``).
 """
 
 import numpy as np
 
-from .jit import compiled_njit as njit
-from .layout import (
+from ..jit import compiled_njit as njit
+from ..layout import (
     HOW_DISCARD,
     MELD_ANKONG,
     MELD_JIUDAN,
@@ -33,11 +33,11 @@ from .layout import (
     XIAOJI_OFF,
     XIAOJI_ONE,
 )
-from .melds import classify_bracket, special_base
-from .table_bao import check_bao_dead
-from .table_bots import choose_self_kong, wants_pung
-from .table_claims import make_pung, win_claim
-from .table_layout import (
+from ..melds import classify_bracket, special_base
+from .bao import check_bao_dead
+from .bots import choose_self_kong, wants_pung
+from .claims import make_pung, win_claim
+from .layout import (
     EV_ANKONG,
     EV_BU,
     EV_JIAGANG,
@@ -54,9 +54,9 @@ from .table_layout import (
     R_ROBBED,
     SPECIAL_DEALT,
 )
-from .table_settle import pay_bu, pay_kong, won
-from .table_state import add_meld, bu_kind, event, find_meld, special_group, summarize
-from .table_wall import can_draw, take
+from .settle import pay_bu, pay_kong, won
+from .state import add_meld, bu_kind, event, find_meld, special_group, summarize
+from .wall import can_draw, take
 
 # what a kong by the seat on turn led to
 KONG_NONE = 0  # no kong: the seat discards

@@ -22,9 +22,9 @@ melded + pond + the wall left = 4 of every kind.
 
 import numpy as np
 
-from .jit import compiled_njit as njit
-from .judge import W_COLS, declared_sets, is_yaojiu
-from .layout import (
+from ..jit import compiled_njit as njit
+from ..judge import W_COLS, declared_sets, is_yaojiu
+from ..layout import (
     FIRST_SPECIAL,
     HONOR,
     MELD_JIUDAN,
@@ -48,9 +48,9 @@ from .layout import (
     RV_XIAOJI,
     XIAOJI_ANY,
 )
-from .melds import meld_summary
-from .policy import new_discard_scratch
-from .table_layout import (
+from ..melds import meld_summary
+from ..policy import new_discard_scratch
+from .layout import (
     G_BAO,
     G_BAO_POS,
     G_DEALER,

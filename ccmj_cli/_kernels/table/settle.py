@@ -7,9 +7,9 @@ discarder had declared and looked at the bao: 包庄), ``score.kong_value`` +
 answers in the result vector (R_* layout) and the statistics row (S_* layout).
 """
 
-from .jit import compiled_njit as njit
-from .judge import W_LEGAL, all_waits, judge_waits, judge_win
-from .layout import (
+from ..jit import compiled_njit as njit
+from ..judge import W_LEGAL, all_waits, judge_waits, judge_win
+from ..layout import (
     HOW_DISCARD,
     HOW_SELF,
     MS_SETS,
@@ -22,9 +22,9 @@ from .layout import (
     RD_PIAO,
     RV_DEALIN_DECLARATION_COUNTS,
 )
-from .policy import _hand_key
-from .score import fan_items, kong_value, settle_declared, settle_kong
-from .table_layout import (
+from ..policy import _hand_key
+from ..score import fan_items, kong_value, settle_declared, settle_kong
+from .layout import (
     EV_WIN,
     G_BAO,
     G_BAO_VER,
@@ -99,8 +99,8 @@ from .table_layout import (
     S_SEAT_METHOD,
     S_WINS,
 )
-from .table_state import event
-from .table_wall import held_back, wall_left
+from .state import event
+from .wall import held_back, wall_left
 
 
 @njit(cache=True)

@@ -4,7 +4,7 @@ The wall model: 136 tiles in draw order. Tiles 0-12 go to the dealer, 13-25 to t
 counter-clockwise, 26-38, 39-51 to the others, 52 to the dealer (his 14th); draws take the head
 (53, 54, ...), replacement draws (kong, 补, 旋风杠) the tail (135, 134, ...). The wall is shuffled
 uniformly, so where the dice break it is statistically irrelevant and not modelled; the bao dice
-are (``table_bao``). A tile the draws must step over (the bao, which stays in the wall) is
+are (``bao``). A tile the draws must step over (the bao, which stays in the wall) is
 "stranded": it stays in the wall and counts as left.
 
 Random numbers: splitmix64 on an explicit uint64 state array seeded by the caller.
@@ -12,9 +12,9 @@ Random numbers: splitmix64 on an explicit uint64 state array seeded by the calle
 
 import numpy as np
 
-from .jit import compiled_njit as njit
-from .layout import N_SEATS, RV_WALL_END
-from .table_layout import (
+from ..jit import compiled_njit as njit
+from ..layout import N_SEATS, RV_WALL_END
+from .layout import (
     G_BAO_POS,
     G_DRAWN,
     G_HEAD,

@@ -3,12 +3,12 @@
 On a discard: every other seat that can win legally on it claims 胡, and only the nearest
 counter-clockwise from the discarder wins (截胡); else a seat holding two (or three) copies may
 碰 (or 杠); else the next seat may 吃 a suit tile. The same 胡 claim robs a 加杠 or 补 tile
-(抢杠胡, ``table_kongs``). Whether a seat claims is its bot's decision (``table_bots``); whether
+(抢杠胡, ``kongs``). Whether a seat claims is its bot's decision (``bots``); whether
 the claim is legal is the shared judgment.
 """
 
-from .jit import compiled_njit as njit
-from .layout import (
+from ..jit import compiled_njit as njit
+from ..layout import (
     HONOR,
     HOW_DISCARD,
     MELD_CHOW,
@@ -19,9 +19,9 @@ from .layout import (
     RV_SHOUBAYI_NO_CLAIM,
     RV_SPECIAL_KONG_TIMING,
 )
-from .table_bao import check_bao_dead
-from .table_bots import best_chow, wants_discard_win, wants_mingkong, wants_pung
-from .table_layout import (
+from .bao import check_bao_dead
+from .bots import best_chow, wants_discard_win, wants_mingkong, wants_pung
+from .layout import (
     EV_CHOW,
     EV_MINGKONG,
     EV_PUNG,
@@ -37,9 +37,9 @@ from .table_layout import (
     R_KONGS,
     SPECIAL_FIRST_TURN,
 )
-from .table_settle import can_win, capture, declared_state, pay_kong, score_win, won
-from .table_state import add_meld, claim_leaves_one, event, ms_with_chow, ms_with_pung
-from .table_wall import can_draw, take
+from .settle import can_win, capture, declared_state, pay_kong, score_win, won
+from .state import add_meld, claim_leaves_one, event, ms_with_chow, ms_with_pung
+from .wall import can_draw, take
 
 # what a discard led to
 CLAIM_NONE = 0  # nobody claimed: the next seat draws

@@ -1,5 +1,7 @@
-"""The documentation keeps up with the code: every command is in the README, and the top-level
-rules.yaml documents every option with its true default."""
+"""The documentation keeps up with the code: every command is in the README (with an example that
+runs), the docs/ site builds with `mkdocs build --strict`, every example of the README and of
+docs/*.md runs as written, and the top-level rules.yaml documents every option with its true
+default."""
 
 from pathlib import Path
 
@@ -9,6 +11,12 @@ from ccmj_cli.cli import app
 from ccmj_cli.rules import SCHEMA, load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
+# The README (the front door) and the pages of the docs/ site, in that order
+DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _doc_name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
 
 
 def test_every_command_is_documented_in_the_readme():
@@ -26,16 +34,16 @@ def test_rules_yaml_lists_every_option_with_its_default():
     assert load_variant(str(ROOT / "rules.yaml")).to_dict() == load_variant().to_dict()
 
 
-def test_readme_variant_section_names_every_option():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The variant file", 1)[1].split("\n## ", 1)[0]
+def test_variant_page_names_every_option():
+    page = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
+    section = page.split("## The variant file", 1)[1].split("\n## ", 1)[0]
     for key in SCHEMA:
         assert f"`{key}`" in section or f"`{key}.*`" in section, key
 
 
-# --------------------------------------------------------------------------- README examples
+# --------------------------------------------------------------------------- README and docs examples
 #
-# Every shell example of the README that starts with `ccmj` (or `$ ccmj`) is run as written, in
+# Every shell example of the README and of docs/*.md that starts with `ccmj` (or `$ ccmj`) is run as written, in
 # a scratch folder holding a copy of examples/ and every file the README writes out
 # (```yaml blocks that start with `# NAME.yaml`); other lines of the same block (`printf ... >
 # room.yaml`) run too, in order. Where the README shows the output (a `$ command` followed by
@@ -67,8 +75,17 @@ MASKS = [(re.compile(r"[\d,.]+ trials/s"), "<rate> trials/s")]
 
 
 def _readme_examples():
-    """[(README line, [(command, expected output lines or None)])], in README order."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """[(file name, line, [(command, expected output lines or None)])]: the README's examples,
+    then each docs page's, in page order."""
+    out = []
+    for path in DOC_FILES:
+        out += [(_doc_name(path), n, steps) for n, steps in _examples_of(path)]
+    return out
+
+
+def _examples_of(path: Path):
+    """[(line, [(command, expected output lines or None)])] of one Markdown file, in order."""
+    readme = path.read_text(encoding="utf-8")
     out = []
     for m in FENCE.finditer(readme):
         lang, body = m.group(1), m.group(2)
@@ -95,13 +112,14 @@ def _readme_examples():
 
 
 def _readme_files():
-    """{name: text} of the files the README writes out (```yaml blocks headed `# NAME`)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """{name: text} of the files the README and docs write out (```yaml blocks headed `# NAME`)."""
     files = {}
-    for m in FENCE.finditer(readme):
-        first = m.group(2).split("\n", 1)[0]
-        if m.group(1) == "yaml" and re.fullmatch(r"# [\w.-]+\.ya?ml", first):
-            files[first[2:]] = m.group(2)
+    for path in DOC_FILES:
+        for m in FENCE.finditer(path.read_text(encoding="utf-8")):
+            first = m.group(2).split("\n", 1)[0]
+            if m.group(1) == "yaml" and re.fullmatch(r"# [\w.-]+\.ya?ml", first):
+                assert files.get(first[2:], m.group(2)) == m.group(2), f"two {first[2:]}"
+                files[first[2:]] = m.group(2)
     return files
 
 
@@ -172,7 +190,7 @@ def test_output_matcher_by_hand():
 
 
 def test_the_readme_examples_are_found():
-    commands = [c for _, steps in EXAMPLES for c, _ in steps]
+    commands = [c for _, _, steps in EXAMPLES for c, _ in steps]
     assert len(EXAMPLES) >= 12 and len(commands) >= 20, commands
     for needed in (
         "ccmj waits 111m456p789s2345s",
@@ -182,6 +200,67 @@ def test_the_readme_examples_are_found():
     ):
         assert any(c.startswith(needed) for c in commands), needed
     assert "my-room.yaml" in _readme_files()
+    pages = {name for name, _, _ in EXAMPLES}
+    for page in ("README.md", "docs/commands.md", "docs/odds.md", "docs/simulation.md"):
+        assert page in pages, page
+
+
+def test_the_readme_has_a_running_example_of_every_command():
+    """The front door: one example per command, among the examples the tests run."""
+    run = [c for name, _, steps in EXAMPLES if name == "README.md" for c, _ in steps]
+    words = {w for c in run for w in re.findall(r"(?:^|&& |\| )ccmj ([\w-]+)", c)}
+    for c in app.registered_commands:
+        assert (c.name or c.callback.__name__) in words, c.name
+
+
+def test_the_readme_keeps_the_two_set_up_commands():
+    """.ci/run installs and tests exactly as the README says."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+    assert f"```sh\n{ci}\n```" in readme
+    install = "pip install . && ccmj waits 111m456p789s2345s"
+    assert f"```sh\npython3 -m venv .venv && . .venv/bin/activate && {install}\n```" in readme
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_links_between_the_readme_and_the_docs_lead_somewhere():
+    """Every relative link of the README and the docs names a file that exists (and, on a docs
+    page, one inside docs/: the site cannot link out of it); mkdocs --strict checks anchors."""
+    for path in DOC_FILES:
+        text = FENCE.sub("", path.read_text(encoding="utf-8"))
+        text = re.sub(r"`[^`\n]*`", "", text)  # hands in code spans: `[222p](9999p)`
+        for target in LINK.findall(text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            file = (path.parent / target.split("#", 1)[0]).resolve()
+            assert file.exists(), (_doc_name(path), target)
+            if path.parent.name == "docs":
+                assert (ROOT / "docs") in file.parents, (_doc_name(path), target)
+
+
+def test_the_readme_and_docs_speak_in_the_projects_own_words():
+    """No working notes leak into user-facing text: internal paths, the rule notes' file
+    name, the test-case files' name, tracker numbers."""
+    bad = re.compile(r"/work/|(?-i:\bRULES\.md\b)|\bseeds\b|\bissue\s*#?\d+", re.I)
+    for path in DOC_FILES:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not bad.search(line), (_doc_name(path), n, line)
+
+
+def test_the_docs_site_builds_strict(tmp_path):
+    """`mkdocs build --strict` (mkdocs-material is in the test extra): no broken link or anchor,
+    no page left out of the nav, no nav entry to a missing page."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f",
+                        str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
+                       capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert (tmp_path / "site" / "odds" / "index.html").is_file()
+    assert (tmp_path / "site" / "img" / "odds.png").is_file()
 
 
 @pytest.fixture(scope="module")
@@ -201,8 +280,8 @@ def _slow(steps) -> bool:
 @pytest.mark.parametrize(
     "steps",
     [
-        pytest.param(s, id=f"README-line-{n}", marks=[pytest.mark.slow] if _slow(s) else [])
-        for n, s in EXAMPLES
+        pytest.param(s, id=f"{name}-line-{n}", marks=[pytest.mark.slow] if _slow(s) else [])
+        for name, n, s in EXAMPLES
     ],  # fmt: skip
 )
 def test_readme_example_runs_as_written(steps, example_dir):
@@ -234,16 +313,16 @@ def test_cache_dir_is_that_very_folder(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (folder / "tables-v3" / "manifest.json").is_file()
     assert not (folder / "ccmj").exists()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "`$CCMJ_CACHE_DIR` if set (that very folder)" in readme
+    page = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    assert "`$CCMJ_CACHE_DIR` if set (that very folder)" in page
 
 
 def test_readme_python_api_example_runs_and_says_what_it_prints(monkeypatch):
-    """The Python API block runs from the repository root (as its load_variant line says), and
-    every line whose comment starts with a Python value gives that value."""
+    """The Python API block (docs/api.md) runs from the repository root (as its load_variant line
+    says), and every line whose comment starts with a Python value gives that value."""
     import ast
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     block = readme.split("## Python API\n\n```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
     scope: dict = {}
@@ -262,10 +341,10 @@ def test_readme_python_api_example_runs_and_says_what_it_prints(monkeypatch):
 
 
 def test_readme_pictures_are_small_pngs_made_by_a_documented_command():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "plots.md").read_text(encoding="utf-8")
     for name in ("odds", "simulate"):
         path = ROOT / "docs" / "img" / f"{name}.png"
         data = path.read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 100_000, (path, len(data))
-        assert f"](docs/img/{name}.png)" in readme
+        assert f"](img/{name}.png)" in readme
         assert re.search(rf"^ccmj {name} .*--plot docs/img/{name}\.png$", readme, re.M), name

@@ -65,6 +65,31 @@ class BatchSummary:
     failed: int
 
 
+# The score options' messages name CLI flags; a batch row has columns instead (the same rule
+# checks, worded for the CSV): longest spellings first.
+_COLUMN_WORDS = (
+    ("(--from SEAT)", "(the 'from' column)"),
+    ("(--bao TILE)", "(the 'bao' column)"),
+    ("(--win TILE)", "(the 'win' column)"),
+    ("--win must equal --bao", "'win' must equal 'bao'"),
+    ("give --bao only", "give the 'bao' column only"),
+    ("--from is only", "'from' is only"),
+    ("--bao is only", "'bao' is only"),
+    ("bad --kongs seat", "bad kongs seat"),
+    ("bad --kongs", "bad kongs"),
+    ("counting --kongs", "counting the 'kongs' column"),
+    ("--looked", "'looked'"),
+    ("--declared", "'declared'"),
+)
+
+
+def _in_columns(message: str) -> str:
+    """A row's error worded with the CSV's column names instead of ``ccmj score``'s flags."""
+    for flag, column in _COLUMN_WORDS:
+        message = message.replace(flag, column)
+    return message
+
+
 def _truth(cell: str, name: str) -> bool:
     v = cell.strip().lower()
     if v not in _TRUE and v not in _FALSE:
@@ -354,7 +379,7 @@ def _prepare_chunk(part, width, idx, v, rv, tb, buf, as_json, columns, cols):
                 if kong_rows[i] is not None:
                     kong[i] = kong_rows[i][0]
             except CcmjError as e:
-                errors[i] = e.message
+                errors[i] = _in_columns(e.message)
                 status[i] = K.ROW_ERROR
     active = buf["active"][:n]
     active[:] = status != K.ROW_ERROR
@@ -587,7 +612,7 @@ def _prepare_chunk_python(part, width, idx, v, rv, tb, buf, as_json, columns, co
             try:
                 opts[i] = _OPTS[key] = _options(*(key[j] if j is not None else "" for j in slots))
             except CcmjError as e:
-                errors[i] = e.message
+                errors[i] = _in_columns(e.message)
     for i, e in enumerate(errors):
         if e is not None:
             opts[i] = None
@@ -615,7 +640,7 @@ def _prepare_chunk_python(part, width, idx, v, rv, tb, buf, as_json, columns, co
                     i, part[i], hands[i], opts[i], ikongs, v, rv, c, own, ms
                 )
             except CcmjError as e:
-                errors[i] = e.message
+                errors[i] = _in_columns(e.message)
     active = buf["active"][:n]
     win, how, winner, disc, decl = (
         buf[k][:n] for k in ("win", "how", "winner", "discarder", "declared")

@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -372,3 +373,35 @@ def test_batch_output_refuses_a_write_protected_file_unless_forced(tmp_path, mon
     r = runner.invoke(app, ["batch", wins, "-o", str(out), "--force"])
     assert r.exit_code == 4, r.output  # (examples/wins.csv holds a bad row on purpose)
     assert out.read_text().startswith("hand,win,how")
+
+
+def test_row_errors_name_the_csv_columns_not_the_score_flags():
+    """A batch row has columns, not `ccmj score` flags: each bad option is named as its column
+    (`from`, `bao`, `win`, `kongs`), and no message names a flag."""
+    text = (
+        "hand,win,how,seat,from,bao,kongs\n"
+        "123m456p46s55s111z,5s,discard,S,,,\n"  # a discard win with no discarder
+        "123m456p46s55s111z,5s,self,S,W,,\n"  # a discarder on a self-draw
+        "123m456p46s55s111z,,mobao,S,,,\n"  # 摸宝 with no bao
+        "123m456p46s55s111z,5s,self,S,,9p,\n"  # a bao on a self-draw
+        "123m456p46s55s111z,,self,S,,,\n"  # no winning tile
+        "123m456p46s55s111z,5s,self,S,,,E\n"  # a kongs item without melds
+        "123m456p46s55s111z,6s,duibao,S,,5s,\n"  # 对宝 on another tile than the bao
+    )
+    summary, out = run_text(text)
+    errors = [r["error"] for r in rows_of(out)]
+    assert summary.failed == 7, errors
+    for e in errors:
+        assert "--" not in e, e
+    assert "'from' column" in errors[0] and errors[1].startswith("'from' is only")
+    assert "'bao' column" in errors[2] and errors[3].startswith("'bao' is only")
+    assert "'win' column" in errors[4] and errors[5].startswith("bad kongs item")
+    assert "'win' must equal 'bao'" in errors[6]
+
+
+def test_batch_help_names_every_input_column():
+    res = runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0
+    for column in ("hand", "win", "how", "seat", "from", "bao", "base", "kongs", "declared",
+                   "looked"):  # fmt: skip
+        assert re.search(rf"\b{column}\b", res.output), column

@@ -20,6 +20,7 @@ the same answer for any number of threads.
 """
 
 import math
+import os
 import secrets
 import threading
 import time
@@ -38,6 +39,7 @@ from .errors import HandError, UsageError
 from .hand import hand_to_play, unseen_counts
 from .rules import Variant, load_variant
 
+MC_INSTEAD = "; the Monte Carlo answer is given instead"  # (not with --trials 0: no trial runs)
 CHUNK = 1000  # trials per chunk: fixed, so the random streams never depend on --threads
 DEFAULT_TRIALS = 20_000
 MAX_TRIALS = 1_000_000_000  # counts stay exact in int64; beyond it a run takes hours
@@ -411,7 +413,7 @@ def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer,
                         dealer=dealer == 0, rules=v, max_states=max_states,
                         widen_states=widen_states, stop=stop, ready=ready)  # fmt: skip
     except X.BeyondReach as e:
-        note = f"beyond exact reach ({e}); the Monte Carlo answer is given instead"
+        note = f"beyond exact reach ({e}){MC_INSTEAD}"
         return found, {d: note for d, _ in setups}, None
     for r in rep.results:
         found[r.discard] = _from_analysis(r, rep)
@@ -625,6 +627,7 @@ def odds(
         )
     if threads < 1:
         raise UsageError(f"bad --threads {threads}: expected 1 or more")
+    threads = min(threads, os.cpu_count() or 1)  # as simulate: more threads than cores only cost
     if opponents not in OPPONENTS:
         raise UsageError(f"bad --opponents '{opponents}': expected none or random")
     if objective not in OBJECTIVES:
@@ -686,8 +689,10 @@ def odds(
                          discard=d, seed=None, opponents=opponents, declare=declare,
                          bao=bao_name, exact=None, note=notes.get(d), pool=pool, policy=None)
                 for d, s in setups])  # fmt: skip
-        why = next(iter(notes.values()), "no exact answer")
-        raise UsageError(f"no exact answer: {why}")
+        why = next(iter(notes.values()), "no exact answer").removesuffix(MC_INSTEAD)
+        raise UsageError(
+            f"no exact answer: {why} (--trials 0 runs no Monte Carlo: give --trials T)"
+        )
     if trials and seed is None:
         seed = secrets.randbelow(2**32)
     workers = ThreadPoolExecutor(max_workers=threads) if trials else None

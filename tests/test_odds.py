@@ -465,3 +465,44 @@ def test_dealer_raises_every_share():
     # with the bao, a 摸宝 win adds 宝: 6 fan = 32 each (RULES §5 check: dealer 门清+夹+自摸+宝)
     r = run(TANKI, declare=True, draws=1, trials=0, exact=True, dealer=True, bao="5z")
     assert r.exact.expected_payment == pytest.approx(3 / 122 * 48 + 3 / 122 * 96)
+
+
+def test_beyond_exact_reach_with_trials_0_does_not_promise_a_monte_carlo(monkeypatch):
+    """`--trials 0 --exact` on a hand beyond the exact search's reach: an error that says why and
+    what to do, not "the Monte Carlo answer is given instead" with no answer given; with trials
+    the note keeps saying so, and the Monte Carlo answer is there. (The search is made to run
+    out of states at once: the hand and the budget do not matter here.)"""
+    from ccmj_cli import exact as X
+
+    def beyond(*a, **k):
+        raise X.BeyondReach("more than 1 states")
+
+    monkeypatch.setattr(X, "analyze", beyond)
+    hand = "123m469p789s1557z"
+    with pytest.raises(UsageError) as e:
+        O.odds(hand, draws=3, trials=0, exact=True)
+    msg = str(e.value)
+    assert msg.startswith("no exact answer: beyond exact reach (more than 1 states)"), msg
+    assert "given instead" not in msg and "--trials T" in msg
+    r = O.odds(hand, draws=3, trials=1000, seed=1, exact=True).results[0]
+    assert r.exact is None and r.trials == 1000 and "given instead" in r.exact_note
+
+
+def test_threads_are_capped_at_the_cores(monkeypatch):
+    """`--threads 5000` makes no 5000-thread pool (11 GB measured): at most the machine's cores,
+    as simulate clamps them; the answer does not depend on it (same seed, same numbers)."""
+    import os
+
+    seen = []
+    real = O.ThreadPoolExecutor
+
+    class Recording(real):
+        def __init__(self, max_workers=None, **kw):
+            seen.append(max_workers)
+            super().__init__(max_workers=max_workers, **kw)
+
+    monkeypatch.setattr(O, "ThreadPoolExecutor", Recording)
+    many = O.odds(TANKI, declare=True, draws=3, trials=2000, seed=3, threads=5000).results[0]
+    one = O.odds(TANKI, declare=True, draws=3, trials=2000, seed=3, threads=1).results[0]
+    assert seen[0] == min(5000, os.cpu_count() or 1) and seen[1] == 1, seen
+    assert many.p_win == one.p_win

@@ -301,7 +301,10 @@ def plot_odds(d: dict, path: str) -> list[dict]:
         colors = [f"C{i}" for i in range(10)]
         many = "discards" in d
         for i, c in enumerate(series):
+            # one hue per start; its exact curve a darker shade of it (one start: another hue),
+            # so the two curves of a discard differ by colour as well as by the dash
             color = colors[i % 10]
+            exact_color = _darker(color) if many else "C3"
             name = f"discard {c['label']}" if many else "P(win)"
             if c["mc"]:
                 mc = c["mc"]
@@ -310,7 +313,7 @@ def plot_odds(d: dict, path: str) -> list[dict]:
                 ax.fill_between(mc["rounds"], mc["lo"], mc["hi"], color=color, alpha=0.2, lw=0)
             if c["exact"]:
                 ex = c["exact"]
-                ax.plot(ex["turns"], ex["cumulative"], color=color, ls="--", marker=".",
+                ax.plot(ex["turns"], ex["cumulative"], color=exact_color, ls="--", marker=".",
                         lw=1.2, label=f"{name} (exact)")  # fmt: skip
                 if ex["tenpai"] and not many:
                     ax.plot(ex["turns"], ex["tenpai"], color="0.4", ls=":",
@@ -352,6 +355,13 @@ def plot_odds(d: dict, path: str) -> list[dict]:
     return series
 
 
+def _darker(color: str, k: float = 0.55) -> tuple:
+    """``color`` darkened toward black (RGB times ``k``)."""
+    from matplotlib.colors import to_rgb
+
+    return tuple(k * x for x in to_rgb(color))
+
+
 def _bars(ax, names, triples, color="C0", dealer: str | None = None):
     """Bars with 95% CI error bars from (value, lo, hi) triples; the bar named ``dealer`` (the
     dealer's, beside the seats) in its own colour."""
@@ -373,7 +383,7 @@ def plot_simulate(d: dict, path: str) -> dict:
         (a, b), (c, e) = axes
         # how hands end (of hands), and the win rate of each seat with the dealer's
         ends = s["ends"]
-        names = [label(*METHOD_LABELS[m]) if m in METHOD_LABELS else label("荒庄", "draw")
+        names = [label(*METHOD_LABELS[m]) if m in METHOD_LABELS else label("荒庄", "no win")
                  for m in ends]  # fmt: skip
         _bars(a, names, list(ends.values()), "C0")
         a.set_ylabel("share of hands")
@@ -388,7 +398,7 @@ def plot_simulate(d: dict, path: str) -> dict:
         _bars(b, seats, triples, "C2", label("庄", "dealer"))
         if "seat_mean_win_rate" in s:
             b.axhline(s["seat_mean_win_rate"], color="0.3", ls="--", lw=1,
-                      label="mean seat ((1 - draws) / 4)")  # fmt: skip
+                      label="mean seat ((1 - no-win share) / 4)")  # fmt: skip
             b.legend(loc="lower right")
         b.set_ylabel("win rate")
         b.set_title("win rate by seat (E deals first) and the dealer's")
@@ -410,9 +420,9 @@ def plot_simulate(d: dict, path: str) -> dict:
         e.axhline(0, color="0.3", lw=0.8)
         e.set_ylabel("base units per hand")
         title = "payout per hand (95% CI)"
-        if "discarder_payout" in s:
+        if "discarder_payout" in s:  # on a line of its own: one line is wider than the panel
             dp = s["discarder_payout"]
-            title += f"; discarder per {label('点炮', 'discard win')}: {dp[0]:+.2f}"
+            title += f"\ndiscarder per {label('点炮', 'discard win')}: {dp[0]:+.2f}"
             if dp[1] != dp[2]:
                 title += f" [{dp[1]:+.2f}, {dp[2]:+.2f}]"
         e.set_title(title)

@@ -2,6 +2,7 @@
 numbers the command prints with --json (never recomputed), one-line errors, no missing glyphs."""
 
 import json
+import re
 import sys
 import warnings
 
@@ -303,3 +304,94 @@ def test_a_failed_plot_write_leaves_the_old_picture_and_names_the_file(tmp_path,
     assert e.value.message == f"cannot write '{path}': No space left on device"
     assert path.read_bytes() == b"the old picture"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pic.svg"]
+
+
+def _drawn(monkeypatch, plots, fn, d, tmp_path, cjk: bool):
+    """Draw ``d`` with ``fn`` and keep the figure (the picture is written as usual); Chinese
+    labels on or off (DejaVu Sans as the only "CJK" font has none of the characters)."""
+    if not cjk:
+        monkeypatch.setattr(plots, "CJK_FONTS", ("DejaVu Sans",))
+    kept = {}
+    real = plots._save
+
+    def save(fig, rc, path):
+        kept["fig"] = fig
+        real(fig, rc, path)
+
+    monkeypatch.setattr(plots, "_save", save)
+    fn(d, str(tmp_path / "p.png"))
+    fig = kept["fig"]
+    fig.canvas.draw()
+    return fig
+
+
+SIM_RESULT = {  # the shape of a `simulate --json` result, with wide figures in the titles
+    "hands": 10000, "seed": 1, "rules": "default", "policy": {s: "baseline" for s in "ESWN"},
+    "win_rate": {s: {"rate": 0.23, "ci95": [0.22, 0.24]} for s in "ESWN"},
+    "dealer_win_rate": {"rate": 0.25, "ci95": [0.24, 0.26]},
+    "draw_rate": {"rate": 0.063, "ci95": [0.058, 0.068]},
+    "by_method": {m: {"rate": 0.2, "ci95": [0.19, 0.21]} for m in ("zimo", "dianpao", "mobao",
+                                                                     "duibao")},
+    "fan_distribution": {"3": 40, "4": 30, "5": 20},
+    "mean_payout": {s: {"mean": 0.1, "sd": 9.0, "ci95": [-0.12, 0.32]} for s in "ESWN"},
+    "dealer_mean_payout": {"mean": 0.48, "sd": 14.0, "ci95": [0.21, 0.76]},
+    "discarder_mean_payout": {"mean": -9.804, "sd": 6.0, "ci95": [-9.912, -9.696]},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("cjk", [False, True])
+def test_every_panel_title_fits_its_panel(monkeypatch, tmp_path, cjk):
+    """No title is cut off or runs into the next panel: each panel's title is no wider than the
+    panel and lies inside the picture (the payout panel's title with the discarder's payout
+    and its interval was wider than the panel)."""
+    pytest.importorskip("matplotlib")
+    from ccmj_cli import plots
+
+    if cjk and not plots._cjk_font(__import__("matplotlib").font_manager):
+        pytest.skip("no CJK font installed")
+    fig = _drawn(monkeypatch, plots, plots.plot_simulate, SIM_RESULT, tmp_path, cjk)
+    r = fig.canvas.get_renderer()
+    width = fig.bbox.width
+    for ax in fig.axes:
+        t, box = ax.title.get_window_extent(r), ax.get_window_extent(r)
+        assert t.width <= box.width + 1, (ax.get_title(), t.width, box.width)
+        assert t.x0 >= -1 and t.x1 <= width + 1, (ax.get_title(), t.x0, t.x1, width)
+
+
+def test_no_win_is_not_called_a_draw(monkeypatch, tmp_path):
+    """荒庄 (the wall runs out, nobody wins) is not "draw", which reads as a self-draw (自摸)
+    beside the win methods: in English it is "no win"."""
+    pytest.importorskip("matplotlib")
+    from ccmj_cli import plots
+
+    fig = _drawn(monkeypatch, plots, plots.plot_simulate, SIM_RESULT, tmp_path, cjk=False)
+    ends = fig.axes[0]
+    ticks = [t.get_text() for t in ends.get_xticklabels()]
+    assert "no win" in ticks and "self-draw" in ticks, ticks
+    words = " ".join([*ticks, *(x.get_text() for ax in fig.axes for x in
+                                (ax.get_legend().get_texts() if ax.get_legend() else []))])
+    assert not re.search(r"(?<!self-)\bdraws?\b", words), words  # ("bao drawn" is 摸宝)
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_a_discards_exact_and_monte_carlo_curves_differ_in_colour(monkeypatch, tmp_path, many):
+    """The exact curve and the Monte Carlo curve of one start are told apart by colour too, not
+    only by the dash; and different discards keep different colours."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_rgba
+
+    from ccmj_cli import plots
+
+    one = {"hand": "123m456p1112789s", "p_win": 0.4, "trials": 100, "by_round": [0.2, 0.2],
+           "ci95": [0.3, 0.5], "by_method": {"zimo": 0.4},
+           "exact": {"p_win": 0.41, "by_method": {"zimo": 0.41}, "by_round": [0.2, 0.21],
+                     "win_by_turn": [0.2, 0.41], "tenpai_by_turn": [1.0, 1.0]}}  # fmt: skip
+    d = {"hand": "x", "discards": [{**one, "discard": t} for t in ("1z", "2z")]} if many else one
+    fig = _drawn(monkeypatch, plots, plots.plot_odds, d, tmp_path, cjk=False)
+    lines = {x.get_label(): to_rgba(x.get_color()) for x in fig.axes[0].get_lines()}
+    names = ["discard 1z", "discard 2z"] if many else ["P(win)"]
+    for n in names:
+        assert lines[f"{n} (Monte Carlo)"] != lines[f"{n} (exact)"], (n, lines)
+    if many:
+        assert lines["discard 1z (exact)"] != lines["discard 2z (exact)"]
+        assert lines["discard 1z (Monte Carlo)"] != lines["discard 2z (Monte Carlo)"]

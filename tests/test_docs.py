@@ -348,3 +348,39 @@ def test_readme_pictures_are_small_pngs_made_by_a_documented_command():
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 100_000, (path, len(data))
         assert f"](img/{name}.png)" in readme
         assert re.search(rf"^ccmj {name} .*--plot docs/img/{name}\.png$", readme, re.M), name
+
+
+@pytest.mark.slow
+def test_the_example_study_figures_are_this_versions():
+    """docs/simulation.md's example study table is what its commands give now (made by
+    scripts/example_study.py, which runs them: 2 × 10,000 hands)."""
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "example_study.py"), "--check",
+                        str(ROOT / "docs" / "simulation.md")],
+                       capture_output=True, text=True, timeout=1800)  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr[-2000:]
+
+
+def test_the_example_study_table_is_made_from_the_json_fields():
+    """The table builder by hand on a made-up result: rates as percentages with their
+    intervals, "same" where the 点炮全包 run equals the default one, money signed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("study", ROOT / "scripts" / "example_study.py")
+    study = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(study)
+    rate = lambda x, lo, hi: {"rate": x, "ci95": [lo, hi]}  # noqa: E731
+    a = {"dealer_win_rate": rate(0.25, 0.242, 0.259), "draw_rate": rate(0.064, 0, 1),
+         "dealer_mean_payout": {"mean": 0.48, "ci95": [0.21, 0.76]},
+         "discarder_mean_payout": {"mean": -4.97}, "by_method": {m: rate(0.2, 0, 1) for m in
+                                                                 ("zimo", "dianpao", "mobao",
+                                                                  "duibao")},
+         "jiahu_rate": rate(0.459, 0, 1), "piao_rate": rate(0.003, 0, 1),
+         "menqing_rate": rate(0.106, 0, 1), "bao_rolled_rate": rate(0.837, 0, 1),
+         "jiehu_rate": rate(0.012, 0, 1), "kong_money": {"per_hand": 3.45, "kongs_per_hand": 0.84}}
+    b = {**a, "discarder_mean_payout": {"mean": -9.8}}  # fmt: skip
+    rows = study.table(a, b).splitlines()
+    assert rows[2] == "| dealer win rate | 25.0% [24.2, 25.9] | same |"
+    assert rows[3] == "| mean win rate of a seat ((1 − 荒庄)/4) | 23.4% | same |"  # (1-0.064)/4
+    assert rows[4] == "| dealer payout per hand (base units) | +0.48 [+0.21, +0.76] | same |"
+    assert rows[5] == "| discarder's payout per 点炮 | −4.97 | −9.80 |"
+    assert rows[-1] == "| kong money per hand (0.84 kongs) | 3.45 | same |"

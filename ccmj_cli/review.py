@@ -271,8 +271,12 @@ class _Table:
         parts += [T.Meld(k, tuple(ts)).text() for k, ts in melds]
         return "".join(parts)
 
-    def visible(self, s: int, extra: int = -1) -> str:
+    def visible(self, s: int, extra: int = -1, taken: int = -1) -> str:
+        """What seat s has seen; ``extra`` a tile more (a discard about to reach the pond),
+        ``taken`` a pond tile less (the discard he claims)."""
         vis = self.pond.copy()
+        if taken >= 0:
+            vis[taken] -= 1
         for o in range(4):
             if o == s:
                 continue
@@ -417,7 +421,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
                 tab.melds[s].append((L.MELD_CHOW, (a, a + 1, a + 2)))
             tab.next_draw = (s + 1) % 4
         elif k in (TL.EV_SPECIAL, TL.EV_BU):
-            _special(tab, s, t, a, i, rec, skipped)
+            _special(tab, s, t, a, i, rec, skipped if s in seats else [])
         elif k == TL.EV_ROB_PUNG:
             tab.conc[s][t] -= 2
             tab.melds[s].append((L.MELD_PUNG, (t, t, t)))
@@ -504,13 +508,13 @@ def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, a
     first = (discarder + 1) % 4
     d_pass = tab.draws_left(o, first)
     base = tab.hand_text(o)
-    vis = tab.visible(o, t)
+    vis = tab.visible(o)  # (the discard is in the pond)
     dealer = o == tab.dealer
     values = {PASS: valuer.values(base, vis, d_pass, dealer)[None]}
     for name, (kind, c2, mt) in choices.items():
         melds = [*tab.melds[o], (kind, mt)]
         tiles = tab.hand_text(o, c2, melds)
-        vis2 = tab.visible(o)  # the claimed tile is his now
+        vis2 = tab.visible(o, taken=t)  # the claimed tile is his now
         if kind == L.MELD_KONG:  # the replacement draw, then his draws as the wall says
             d = tab.draws_left(o, (o + 1) % 4) + 1
             values[name] = valuer.values(tiles, vis2, d, dealer)[None]

@@ -44,7 +44,8 @@ def grade(rec, seat=E, objective="win"):
 # 123m456p789s111s9m: one draw left (7 drawable, 3 drawn: 4 left, E draws the fourth).
 DISCARD = record(
     W,
-    {E: "123m456p789s1112s", W: "9m1234567p11223z", N: "2345678p11223z"},
+    {E: "123m456p789s1112s", S: "4455667788m99p3s", W: "9m1234567p112233z",
+     N: "2345678p112233z"},
     [
         (TL.EV_DISCARD, W, t("9m"), 0, 0),
         (TL.EV_DRAW, N, t("9m"), 0, 0),
@@ -203,3 +204,68 @@ def test_bad_input(tmp_path):
     assert r.exit_code == 2
     r = runner.invoke(app, ["review", str(bad), "--plot", str(tmp_path / "a.txt")])
     assert r.exit_code == 2 and "--plot" in r.output
+
+
+def _write_log(path, rec: RV.HandRecord):
+    """A record as a simulate log: the header, and a hand whose wall deals ``rec``'s tiles (13
+    a seat from the dealer, his 14th at position 52; the rest of the tiles after)."""
+    v = load_variant(None)
+    wall = []
+    for k in range(4):
+        s = (rec.dealer + k) % 4
+        c = rec.start[s].astype(int).copy()
+        if k == 0:
+            last = int(np.flatnonzero(c)[-1])
+            c[last] -= 1
+        wall += [x for x in range(34) for _ in range(c[x])]
+        assert len(wall) == 13 * (k + 1)
+    wall.append(last)
+    left = np.full(34, 4) - np.bincount(wall, minlength=34)
+    assert left.min() >= 0
+    wall += [x for x in range(34) for _ in range(left[x])]
+    header = {"ccmj_log": 5, "seed": 1, "rules": "default", "hands": 1, "sessions": 1,
+              "policy": ["baseline"] * 4, "rv": [int(x) for x in v.vector],
+              "tp": [7, 2], "bots": [[0] * TL.N_KNOBS for _ in range(4)]}  # fmt: skip
+    seats = RV.SEATS
+    hand = {"hand": 1, "session": 0, "session_hand": 1, "session_seed": 1,
+            "dealer": seats[rec.dealer], "wall": [T.tile_name(x) for x in wall], "dice": [],
+            "events": rec.events, "result": {
+                "winner": None, "how": "huang", "tile": None, "discarder": None,
+                "discarder_declared": None, "fan": 0, "jiahu": False, "piao": False,
+                "menqing": False, "payout": dict.fromkeys(seats, 0),
+                "kong_money": dict.fromkeys(seats, 0), "next_dealer": "E"},
+            "final": dict.fromkeys(seats, ""), "pond": ""}  # fmt: skip
+    path.write_text(json.dumps(header) + "\n" + json.dumps(hand) + "\n")
+
+
+def test_cli_reads_a_log(tmp_path):
+    # a seat with no decision in the hand: the summary line only, 0 decisions
+    log = tmp_path / "game.jsonl"
+    _write_log(log, DISCARD)
+    r = CliRunner().invoke(app, ["review", str(log), "--seat", "S", "--json"])
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in r.output.splitlines()]
+    assert lines == [{"summary": {"S": {"decisions": 0, "agreement": None,
+                                        "mean_loss": {"p_win": 0.0, "expected_payment": 0.0},
+                                        "total_loss": {"p_win": 0.0, "expected_payment": 0.0},
+                                        "worst": []}}}]  # fmt: skip
+    r = CliRunner().invoke(app, ["review", str(log), "--seat", "S", "--hand", "2"])
+    assert r.exit_code == 2 and "--hand 2" in r.output
+
+
+def test_json_line_fields_and_plot(tmp_path):
+    ds, _ = grade(DISCARD)
+    rv = RV.Review("x", "win", ds, {"E": RV._summary(ds, "win")})
+    *lines, last = [json.loads(x) for x in rv.json_lines()]
+    assert len(lines) == len(ds)
+    for x in lines:
+        assert list(x) == ["hand", "seat", "event", "kind", "tiles", "visible", "draws", "chosen",
+                           "best", "values", "loss", "method"]  # fmt: skip
+        assert x["kind"] in RV.KINDS and x["best"] in x["values"] and x["chosen"] in x["values"]
+    assert last["summary"]["E"]["decisions"] == len(ds)
+    pytest.importorskip("matplotlib")
+    from ccmj_cli.plots import plot_review, review_series
+
+    out = tmp_path / "r.png"
+    assert plot_review(rv.to_dict(), str(out)) == review_series(rv.to_dict())
+    assert out.stat().st_size > 0

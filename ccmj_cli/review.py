@@ -13,10 +13,10 @@ is valued by ``ccmj_cli.odds.odds(..., exact=True)`` — the very call ``ccmj od
 makes, so the numbers are the same engine's:
 
 - discard: the 14-tile hand, every discard;
-- claim (碰, each 吃, 明杠) or pass: the hand after the meld (its best discard; a 明杠 with its
-  replacement draw) vs the 13-tile hand with the tile gone;
-- kong (暗杠, 加杠): the hand after the kong with the replacement draw vs the 14-tile hand's best
-  discard;
+- claim (碰, each 吃, 明杠) or pass: the hand after the meld (its best discard; a 明杠
+  with its replacement draw) vs the 13-tile hand with the tile gone;
+- kong (暗杠, 加杠): the hand after the kong with the replacement draw vs the 14-tile hand's
+  best discard;
 - declare (报听) with the discard made: the declared line (locked; the bao unknown until the
   first look; the closed form where it applies, else the dynamic programme) vs undeclared.
 
@@ -96,14 +96,17 @@ def _kind_of(path) -> str:
         with open(path, encoding="utf-8") as f:
             first = f.readline(1 << 20)
     except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read record '{path}': {getattr(e, 'strerror', None) or e}") from None
+        why = getattr(e, "strerror", None) or e
+        raise UsageError(f"cannot read record '{path}': {why}") from None
     try:
         head = json.loads(first)
     except (json.JSONDecodeError, ValueError, RecursionError):
         head = None
     if isinstance(head, dict) and "ccmj_log" in head:
         return "simulate_log"
-    raise HandError(f"'{path}' is not a record ccmj can review (write one with ccmj simulate --log)")
+    raise HandError(
+        f"'{path}' is not a record ccmj can review (write one with ccmj simulate --log)"
+    )
 
 
 READERS = {"simulate_log": _simulate_log}  # record kind -> reader(path, hand) -> [HandRecord]
@@ -234,11 +237,6 @@ def _grade(valuer: Valuer, values: dict, chosen: str):
     b, c = values[best], values[chosen]
     loss = {"p_win": max(0.0, b.p_win - c.p_win),
             "expected_payment": max(0.0, b.expected_payment - c.expected_payment)}  # fmt: skip
-    # the loss is in the objective: the other number is reported as the difference it makes
-    if valuer.objective == "win":
-        loss["expected_payment"] = b.expected_payment - c.expected_payment if best != chosen else 0.0
-    else:
-        loss["p_win"] = b.p_win - c.p_win if best != chosen else 0.0
     return best, loss
 
 
@@ -356,7 +354,8 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
             return
         best, loss = _grade(valuer, values, chosen)
         out.append(Decision(rec.number, SEATS[s], i, tab.turns[s], kind, tiles, visible, draws,
-                            chosen, best, values, loss, _method(values), s == rec.dealer))  # fmt: skip
+                            chosen, best, values, loss, _method(values),
+                            s == rec.dealer))  # fmt: skip
 
     def safe(s, i, kind, fn):
         try:

@@ -71,12 +71,20 @@ def test_discard_hand_worked():
     assert d.visible == "99m"
 
 
-def test_discard_equals_odds_exact_cli():
-    # the same numbers as `ccmj odds TILES --visible V --draws D --exact`, every discard
-    ds, _ = grade(DISCARD)
-    (d,) = [x for x in ds if x.kind == "discard"]
+@pytest.mark.parametrize("objective", ["win", "payment"])
+def test_discard_equals_odds_exact_cli(objective):
+    # the same numbers as `ccmj odds TILES --visible V --draws D --exact`, every discard of
+    # every discard decision of the records (the claim record's E throws a drawn 5z)
+    for rec in (DISCARD, CLAIM):
+        ds, _ = grade(rec, objective=objective)
+        for d in [x for x in ds if x.kind == "discard"]:
+            _same_as_odds(d, objective)
+
+
+def _same_as_odds(d, objective):
     r = CliRunner().invoke(app, ["odds", d.tiles, "--visible", d.visible, "--draws",
-                                 str(d.draws), "--exact", "--json"])  # fmt: skip
+                                 str(d.draws), "--exact", "--json", "--objective",
+                                 objective])  # fmt: skip
     assert r.exit_code == 0, r.output
     got = {x["discard"]: x["exact"] for x in json.loads(r.output)["discards"]}
     assert set(got) == set(d.values)
@@ -169,7 +177,9 @@ def test_grading_properties(rec, objective):
     assert ds
     key = "p_win" if objective == "win" else "expected_payment"
     for d in ds:
-        assert d.loss[key] >= 0
+        assert d.loss["p_win"] >= 0 and d.loss["expected_payment"] >= 0
+        b, c = getattr(d.values[d.best], key), getattr(d.values[d.chosen], key)
+        assert (d.loss[key] > 0) == (b > c)
         best = d.values[d.best]
         assert all(valuer.key(best) >= valuer.key(v) for v in d.values.values())
         # a seat that plays the best choice loses nothing

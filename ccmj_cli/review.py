@@ -43,7 +43,7 @@ DEALT = 53  # 13 a seat, the dealer's 14th
 DEAD_WALL = 14  # a hand is drawn with 14 tiles left (the engine's wall end, no kong)
 LARGE = 0.02  # a loss in P(win) marked large in the table
 PASS = "pass"
-KONG, NO_KONG = "kong", "no kong"
+KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
 DECLARE, STAY = "declare", "stay undeclared"
 
 
@@ -261,6 +261,8 @@ class _Table:
         self.no_bao = False
         self.dealer = rec.dealer
         self.drawable = rec.drawable
+        self.after_draw = [False] * 4  # the seat's last event was a draw (kongs allowed)
+        self.after_draw[rec.dealer] = True  # (the dealer's 14th tile counts as his draw)
 
     def hand_text(self, s: int, conc=None, melds=None) -> str:
         conc = self.conc[s] if conc is None else conc
@@ -375,7 +377,11 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
             tab.drawn += 1
         elif k in (TL.EV_ANKONG, TL.EV_JIAGANG):
             if s in seats and not tab.declared[s]:
-                safe(s, i, "kong", lambda s=s, t=t, k=k, i=i: _kong(tab, s, t, k, i, valuer, add))
+                opts = _kong_options(tab, s)
+                if (k, t) not in opts:
+                    opts.append((k, t))
+                safe(s, i, "kong", lambda s=s, o=opts, c=f"{KONG} {T.tile_name(t)}", i=i: _kong(
+                    tab, s, o, c, i, valuer, add))  # fmt: skip
             if k == TL.EV_ANKONG:
                 tab.conc[s][t] -= 4
                 tab.melds[s].append((L.MELD_ANKONG, (t, t, t, t)))
@@ -386,6 +392,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
         elif k == TL.EV_DISCARD:
             declares = i + 1 < len(ev) and ev[i + 1][0] == TL.EV_DECLARE
             if s in seats and not tab.declared[s]:
+                opts = _kong_options(tab, s) if tab.after_draw[s] else []
+                if opts:  # a kong he could have made, and did not
+                    safe(s, i, "kong", lambda s=s, o=opts, i=i: _kong(tab, s, o, NO_KONG, i,
+                                                                        valuer, add))  # fmt: skip
                 safe(s, i, "discard",
                      lambda s=s, t=t, i=i: _discard(tab, s, t, i, valuer, add))  # fmt: skip
                 safe(s, i, "declare", lambda s=s, t=t, i=i, d=declares: _declare(
@@ -437,6 +447,9 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
         elif k == TL.EV_BAO_CHANGE and s >= 0 and s in seats:
             skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i,
                             "kind": "bao_change", "why": "换宝 is not graded yet"})  # fmt: skip
+        if 0 <= s < 4:  # a kong comes only in a turn that a draw began
+            tab.after_draw[s] = k in (TL.EV_DRAW, TL.EV_TAIL) or (
+                tab.after_draw[s] and k in (TL.EV_LOOK, TL.EV_BAO, TL.EV_NO_BAO))
     return out
 
 
@@ -533,24 +546,36 @@ def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, a
         add(o, i, "claim", f"{base}+{T.tile_name(t)}", vis, d_pass, chosen, values)
 
 
-def _kong(tab: _Table, s, t, k, i, valuer: Valuer, add):
+def _kong_options(tab: _Table, s) -> list:
+    """The kongs seat s could make on its turn after a draw: 暗杠 of four concealed copies,
+    加杠 of a concealed copy onto its pung (with a replacement draw left in the wall)."""
+    if tab.draws_left(s, s) <= 0:
+        return []
+    c = tab.conc[s]
+    out = [(TL.EV_ANKONG, int(x)) for x in np.flatnonzero(c == 4)]
+    out += [(TL.EV_JIAGANG, ts[0]) for k, ts in tab.melds[s] if k == L.MELD_PUNG and c[ts[0]]]
+    return out
+
+
+def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add):
+    """Kong or not: each kong of ``kongs`` [(EV_ANKONG or EV_JIAGANG, tile)] with the
+    replacement draw, against the 14 tiles' best discard."""
     tiles, vis = tab.hand_text(s), tab.visible(s)
     d = tab.draws_left(s, (s + 1) % 4)
     dealer = s == tab.dealer
-    c2 = tab.conc[s].copy()
-    if k == TL.EV_ANKONG:
-        c2[t] -= 4
-        melds = [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))]
-    else:
-        c2[t] -= 1
-        melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
-                 for m in tab.melds[s]]  # fmt: skip
-    after = tab.hand_text(s, c2, melds)
-    values = {
-        NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer)),
-        KONG: valuer.values(after, vis, d + 1, dealer)[None],
-    }
-    add(s, i, "kong", tiles, vis, d, KONG, values)
+    values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer))}
+    for k, t in kongs:
+        c2 = tab.conc[s].copy()
+        if k == TL.EV_ANKONG:
+            c2[t] -= 4
+            melds = [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))]
+        else:
+            c2[t] -= 1
+            melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
+                     for m in tab.melds[s]]  # fmt: skip
+        after = tab.hand_text(s, c2, melds)
+        values[f"{KONG} {T.tile_name(t)}"] = valuer.values(after, vis, d + 1, dealer)[None]
+    add(s, i, "kong", tiles, vis, d, chosen, values)
 
 
 # ---------------------------------------------------------------- the public API

@@ -165,12 +165,26 @@ def test_kong_with_and_without_replacement():
     v = load_variant(None)
     k = odds("123m456p789s1s(5555z)", visible="46z7z", draws=2, exact=True, trials=0,
              rules=v).results[0]  # fmt: skip
-    assert d.values[RV.KONG].p_win == k.exact.p_win
+    assert d.chosen == "kong 5z" and set(d.values) == {"kong 5z", RV.NO_KONG}
+    assert d.values["kong 5z"].p_win == k.exact.p_win
     n = odds("123m456p789s1s5555z", visible="46z7z", draws=1, exact=True, trials=0, rules=v)
     assert d.values[RV.NO_KONG].p_win == max(r.exact.p_win for r in n.results)
 
 
-@pytest.mark.parametrize("rec", [DISCARD, CLAIM, KONG], ids=["discard", "claim", "kong"])
+# the same turn, and E throws 1s instead: the kong he did not make is a decision too
+NO_KONG = record(S, {E: "123m456p789s1s555z", S: "1234567p1122334z"},
+                 [*KONG.events[:-1], (TL.EV_DISCARD, E, t("1s"), 0, 0)], 7)  # fmt: skip
+
+
+def test_kong_not_made():
+    ds, _ = grade(NO_KONG)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    (k,) = [x for x in grade(KONG)[0] if x.kind == "kong"]
+    assert d.chosen == RV.NO_KONG and d.values == k.values and d.event == k.event
+
+
+@pytest.mark.parametrize("rec", [DISCARD, CLAIM, KONG, NO_KONG],
+                         ids=["discard", "claim", "kong", "no_kong"])  # fmt: skip
 @pytest.mark.parametrize("objective", ["win", "payment"])
 def test_grading_properties(rec, objective):
     ds, valuer = grade(rec, objective=objective)

@@ -193,8 +193,10 @@ class Valuer:
     """``odds.odds(..., exact=True)`` per position, remembered (a hand reviewed for several
     seats, or the same position reached twice, is solved once)."""
 
-    def __init__(self, v: Variant, objective: str, trials: int = 4000, seed: int = 1):
+    def __init__(self, v: Variant, objective: str, trials: int = 4000, seed: int = 1,
+                 search: str = "full"):  # fmt: skip
         self.v, self.objective, self.trials, self.seed = v, objective, trials, seed
+        self.search = search  # "full": as ccmj odds --exact; "quick": as ccmj odds unasked
         self.memo = {}
 
     def values(self, tiles: str, visible: str, draws: int, dealer: bool, declare: bool = False,
@@ -206,6 +208,11 @@ class Valuer:
         from . import odds as O
 
         try:
+            if self.search == "quick":  # the search ccmj odds makes unasked (no --exact)
+                rep = O.odds(tiles, visible=visible or None, draws=draws, trials=None,
+                             seed=self.seed, objective=self.objective, dealer=dealer,
+                             declare=declare, bao=bao, rules=self.v)  # fmt: skip
+                return self._keep(key, rep)
             rep = O.odds(tiles, visible=visible or None, draws=draws, exact=True, trials=0,
                          objective=self.objective, dealer=dealer, declare=declare, bao=bao,
                          rules=self.v)  # fmt: skip
@@ -213,6 +220,9 @@ class Valuer:
             rep = O.odds(tiles, visible=visible or None, draws=draws, exact=True,
                          trials=self.trials, seed=self.seed, objective=self.objective,
                          dealer=dealer, declare=declare, bao=bao, rules=self.v)  # fmt: skip
+        return self._keep(key, rep)
+
+    def _keep(self, key, rep) -> dict:
         out = {}
         for r in rep.results:
             if r.exact is not None:
@@ -617,10 +627,19 @@ def _record_variant(recs: list[HandRecord], rules) -> Variant:
     return v
 
 
+SEARCHES = ("full", "quick")
+
+
 def review(path, seat: str | None = None, hand: int | None = None, objective: str = "win",
-           rules: Variant | str | None = None, progress=None) -> Review:  # fmt: skip
+           rules: Variant | str | None = None, search: str = "full",
+           progress=None) -> Review:  # fmt: skip
     """Grade every decision of ``seat`` (E/S/W/N; None: every seat) in the record at ``path``
-    (hand ``hand`` only, 1-based, when given), by the exact analysis for ``objective``."""
+    (hand ``hand`` only, 1-based, when given), by the exact analysis for ``objective``.
+    ``search``: "full" values every position as ``ccmj odds --exact`` does; "quick" as
+    ``ccmj odds`` does unasked (a smaller search region, the Monte Carlo where it finds no
+    exact answer)."""
+    if search not in SEARCHES:
+        raise UsageError(f"bad --search '{search}': expected full or quick")
     if objective not in OBJECTIVES:
         raise UsageError(f"bad --objective '{objective}': expected win or payment")
     if seat is not None and seat.upper() not in SEATS:
@@ -630,7 +649,7 @@ def review(path, seat: str | None = None, hand: int | None = None, objective: st
     seats = [SEATS.index(seat.upper())] if seat else list(range(4))
     recs = read_record(path, hand)
     v = _record_variant(recs, rules)
-    valuer = Valuer(v, objective)
+    valuer = Valuer(v, objective, search=search)
     decisions, skipped = [], []
     for rec in recs:
         decisions += _decisions_of_hand(rec, seats, valuer, skipped)

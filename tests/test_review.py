@@ -34,8 +34,8 @@ def record(dealer, starts: dict, events, drawable) -> RV.HandRecord:
                          np.asarray(v.vector, np.int64), "default", drawable)  # fmt: skip
 
 
-def grade(rec, seat=E, objective="win"):
-    valuer = RV.Valuer(load_variant(None), objective)
+def grade(rec, seat=E, objective="win", search="full"):
+    valuer = RV.Valuer(load_variant(None), objective, search=search)
     skipped = []
     return RV._decisions_of_hand(rec, [seat], valuer, skipped), valuer
 
@@ -81,10 +81,17 @@ def test_discard_equals_odds_exact_cli(objective):
             _same_as_odds(d, objective)
 
 
-def _same_as_odds(d, objective):
+def test_quick_search_equals_odds_unasked():
+    # --search quick: the numbers of `ccmj odds TILES --visible V --draws D` (no --exact)
+    ds, _ = grade(DISCARD, search="quick")
+    for d in [x for x in ds if x.kind == "discard"]:
+        _same_as_odds(d, "win", exact=False)
+
+
+def _same_as_odds(d, objective, exact=True):
     r = CliRunner().invoke(app, ["odds", d.tiles, "--visible", d.visible, "--draws",
-                                 str(d.draws), "--exact", "--json", "--objective",
-                                 objective])  # fmt: skip
+                                 str(d.draws), *(["--exact"] if exact else []), "--json",
+                                 "--objective", objective])  # fmt: skip
     assert r.exit_code == 0, r.output
     got = {x["discard"]: x["exact"] for x in json.loads(r.output)["discards"]}
     assert set(got) == set(d.values)

@@ -22,6 +22,14 @@ def register(app: typer.Typer):
             str,
             typer.Option("--objective", help="What the best choice maximises: win or payment."),
         ] = "win",
+        search: Annotated[
+            str,
+            typer.Option(
+                "--search",
+                help="full: every position as ccmj odds --exact values it; quick: as ccmj odds "
+                "does unasked (a smaller search, much faster on far hands).",
+            ),
+        ] = "full",
         rules: RulesOpt = None,
         json: JsonOpt = False,
         plot: PlotOpt = None,
@@ -35,7 +43,7 @@ def register(app: typer.Typer):
         from .. import review as RV  # kernels load only when the command runs
         from ..output import render_review
 
-        r = RV.review(record, seat=seat, hand=hand, objective=objective,
+        r = RV.review(record, seat=seat, hand=hand, objective=objective, search=search,
                       rules=variant(rules) if rules else None)  # fmt: skip
         if json:
             for line in r.json_lines():

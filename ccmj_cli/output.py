@@ -564,14 +564,16 @@ def render_review(d: dict) -> str:
     rows = []
     for x in d["decisions"]:
         mark = "!" if x["loss"][key] >= large else ""
-        rows.append((x["hand"], x["seat"], x["event"], x["kind"], x["tiles"], x["draws"],
+        rows.append((x["hand"], x["seat"], x["event"], x.get("turn", ""), x["kind"], x["tiles"],
+                     x["draws"],
                      x["chosen"], x["best"], f"{x['loss']['p_win']:.4f}",
                      f"{x['loss']['expected_payment']:.3f}", mark, x["method"]))  # fmt: skip
     out = [f"review of {d['record']} (objective: {d['objective']}; ! marks a loss of "
            f"{large:g} or more)", ""]  # fmt: skip
     if rows:
-        out.append(table(rows, ["hand", "seat", "event", "kind", "hand at decision", "draws",
-                                "chosen", "best", "loss P(win)", "loss E[pay]", "", "method"]))
+        out.append(table(rows, ["hand", "seat", "event", "turn", "kind", "hand at decision",
+                                "draws", "chosen", "best", "loss P(win)", "loss E[pay]", "",
+                                "method"]))  # fmt: skip
     else:
         out.append("no decision to grade")
     out.append("")

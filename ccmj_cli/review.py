@@ -142,9 +142,11 @@ class Decision:
     method: str
     dealer: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self, turn: bool = False) -> dict:
+        """The --json line (with ``turn``: the seat's turn too, as the table shows it)."""
         return {
-            "hand": self.hand, "seat": self.seat, "event": self.event, "kind": self.kind,
+            "hand": self.hand, "seat": self.seat, "event": self.event,
+            **({"turn": self.turn} if turn else {}), "kind": self.kind,
             "tiles": self.tiles, "visible": self.visible, "draws": self.draws,
             "chosen": self.chosen, "best": self.best,
             "values": {c: {"p_win": v.p_win, "expected_payment": v.expected_payment}
@@ -176,7 +178,7 @@ class Review:
     def to_dict(self) -> dict:
         return {
             "record": self.record, "objective": self.objective,
-            "decisions": [d.to_dict() for d in self.decisions],
+            "decisions": [d.to_dict(turn=True) for d in self.decisions],
             "summary": {s: x.to_dict() for s, x in self.summary.items()},
             "skipped": self.skipped,
         }  # fmt: skip

@@ -300,3 +300,15 @@ def test_json_line_fields_and_plot(tmp_path):
     out = tmp_path / "r.png"
     assert plot_review(rv.to_dict(), str(out)) == review_series(rv.to_dict())
     assert out.stat().st_size > 0
+
+
+def test_table_output():
+    from ccmj_cli.output import render_review
+
+    ds, _ = grade(DISCARD)
+    rv = RV.Review("x", "win", ds, {"E": RV._summary(ds, "win")})
+    text = render_review(rv.to_dict())
+    # the discard row: turn 1 (E's first draw), chosen 2s, best 9m, loss 2/121 = 0.0165
+    row = next(line for line in text.splitlines() if " discard " in line)
+    assert " 2s " in row and " 9m " in row and "0.0165" in row
+    assert "agreement" in text

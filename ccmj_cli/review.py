@@ -355,7 +355,6 @@ def _claim_choices(tab: _Table, s: int, t: int, discarder: int, rv, v: Variant):
 
 
 def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) -> list:
-    v = valuer.v
     rv = rec.rv
     tab = _Table(rec)
     out = []

@@ -555,3 +555,39 @@ def render_replay(d: dict) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def render_review(d: dict) -> str:
+    """``ccmj review``: a row per decision (loss marked ! when large), then a summary per seat."""
+    large = 0.02 if d["objective"] == "win" else 0.5
+    key = "p_win" if d["objective"] == "win" else "expected_payment"
+    rows = []
+    for x in d["decisions"]:
+        mark = "!" if x["loss"][key] >= large else ""
+        rows.append((x["hand"], x["seat"], x["event"], x.get("turn", ""), x["kind"], x["tiles"],
+                     x["draws"],
+                     x["chosen"], x["best"], f"{x['loss']['p_win']:.4f}",
+                     f"{x['loss']['expected_payment']:.3f}", mark, x["method"]))  # fmt: skip
+    out = [f"review of {d['record']} (objective: {d['objective']}; ! marks a loss of "
+           f"{large:g} or more)", ""]  # fmt: skip
+    if rows:
+        out.append(table(rows, ["hand", "seat", "event", "turn", "kind", "hand at decision",
+                                "draws", "chosen", "best", "loss P(win)", "loss E[pay]", "",
+                                "method"]))  # fmt: skip
+    else:
+        out.append("no decision to grade")
+    out.append("")
+    srows = []
+    for s, x in d["summary"].items():
+        agree = "-" if x["agreement"] is None else f"{x['agreement']:.1%}"
+        worst = "; ".join(f"hand {w['hand']} event {w['event']} {w['kind']}: {w['chosen']} "
+                          f"(best {w['best']})" for w in x["worst"])  # fmt: skip
+        srows.append((s, x["decisions"], agree, f"{x['mean_loss']['p_win']:.4f}",
+                      f"{x['total_loss']['p_win']:.4f}",
+                      f"{x['total_loss']['expected_payment']:.3f}", worst or "-"))  # fmt: skip
+    out.append(table(srows, ["seat", "decisions", "agreement", "mean loss P(win)",
+                             "total loss P(win)", "total loss E[pay]", "worst"]))  # fmt: skip
+    if d.get("skipped"):
+        out.append(f"\n{len(d['skipped'])} position(s) followed but not graded (special kongs, "
+                   "换宝, or no valuation); see --json")  # fmt: skip
+    return "\n".join(out)

@@ -436,3 +436,39 @@ def plot_simulate(d: dict, path: str) -> dict:
         )
         _save(fig, rc, path)
     return s
+
+
+def review_series(d: dict) -> dict:
+    """Per seat: the loss (in the objective) of each decision in order, as a ``review`` result
+    holds it."""
+    key = "p_win" if d["objective"] == "win" else "expected_payment"
+    out: dict = {}
+    for x in d["decisions"]:
+        out.setdefault(x["seat"], []).append(float(x["loss"][key]))
+    return out
+
+
+def plot_review(d: dict, path: str) -> dict:
+    """Draw a ``review`` result to PATH: the loss along the game and a histogram, per seat;
+    returns ``review_series(d)``."""
+    series = review_series(d)
+    seats = [s for s in SEATS if s in series] or ["E"]
+    fig, axes, cjk, rc = _figure(len(seats), 2, (10, 2.6 * len(seats)))
+    label, _text = _labeller(cjk)
+    import matplotlib
+
+    what = "P(win)" if d["objective"] == "win" else "E[pay]"
+    with matplotlib.rc_context(rc):
+        for i, s in enumerate(seats):
+            ax, bx = axes[i]
+            ys = series.get(s, [])
+            ax.plot(range(1, len(ys) + 1), ys, marker=".", lw=0.8)
+            ax.set_title(f"{s}: loss in {what} along the game")
+            ax.set_xlabel("decision")
+            ax.set_ylabel(f"loss ({what})")
+            bx.hist(ys, bins=20, color="C1")
+            bx.set_title(f"{s}: losses")
+            bx.set_xlabel(f"loss ({what})")
+            bx.set_ylabel("decisions")
+    _save(fig, rc, path)
+    return series

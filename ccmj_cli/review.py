@@ -1,0 +1,668 @@
+"""Game review (``ccmj review``): every decision of a seat in a recorded hand, graded by the
+exact analysis.
+
+A record is read into ``HandRecord``s (source-neutral: the dealt hands, the dealer, the events
+in the table engine's EV_* rows, the rule vector); ``READERS`` maps a record kind to its reader,
+so another source (the referee's records) plugs in beside the ``ccmj simulate --log`` reader.
+
+The hand is walked event by event; at each decision of the reviewed seat the position is what
+the seat can see (its tiles and melds; every pond and the other seats' exposed melds; the bao if
+it looked) and its draws left, counted from the wall as the engine draws it (the drawable tiles
+before the dead wall, one in four for the seat, from its place in the order). Each legal choice
+is valued by ``ccmj_cli.odds.odds(..., exact=True)`` — the very call ``ccmj odds --exact``
+makes, so the numbers are the same engine's:
+
+- discard: the 14-tile hand, every discard;
+- claim (碰, each 吃, 明杠) or pass: the hand after the meld (its best discard; a 明杠
+  with its replacement draw) vs the 13-tile hand with the tile gone;
+- kong (暗杠, 加杠): the hand after the kong with the replacement draw vs the 14-tile hand's
+  best discard;
+- declare (报听) with the discard made: the declared line (locked; the bao unknown until the
+  first look; the closed form where it applies, else the dynamic programme) vs undeclared.
+
+A choice's value is P(win) and the expected payment; the loss of the choice made is the best
+value minus its own (never negative), for the objective chosen (``win`` or ``payment``).
+"""
+
+import json
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels.table import layout as TL
+from .errors import HandError, UsageError
+from .rules import Variant, load_variant
+
+SEATS = ("E", "S", "W", "N")
+KINDS = ("discard", "claim", "kong", "declare", "bao_change")
+OBJECTIVES = ("win", "payment")
+N_WALL = 136
+DEALT = 53  # 13 a seat, the dealer's 14th
+DEAD_WALL = 14  # a hand is drawn with 14 tiles left (the engine's wall end, no kong)
+LARGE = 0.02  # a loss in P(win) marked large in the table
+PASS = "pass"
+KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
+DECLARE, STAY = "declare", "stay undeclared"
+
+
+# ---------------------------------------------------------------- records (pluggable readers)
+@dataclass(frozen=True)
+class HandRecord:
+    """One recorded hand, whatever wrote it."""
+
+    number: int  # 1-based, in the record
+    dealer: int
+    start: tuple  # uint8[34] count arrays: each seat's dealt tiles (the dealer's 14)
+    events: list  # [kind, seat, tile, a, b] rows (the table engine's EV_* layout)
+    rv: np.ndarray  # the rule vector the hand was played under
+    rules: str | None  # the variant's name, as the record gives it
+    drawable: int = N_WALL - DEALT - DEAD_WALL  # head draws the wall allows after the deal
+
+
+def _simulate_log(path, hand: int | None) -> list[HandRecord]:
+    """The hands of a ``ccmj simulate --log`` file (only hand ``hand`` when given)."""
+    from . import replay as R
+
+    if hand is not None:
+        header, rec = R.hand_record(path, hand)
+        recs = [rec]
+    else:
+        header, lines = R.read_log(path)
+        recs = []
+        for i, line in enumerate(lines):
+            if not line.strip():
+                continue
+            rec = R._json_line(path, i + 2, line)
+            R._check_record(path, i + 2, rec)
+            recs.append(rec)
+    R._check_header(path, header)
+    out = []
+    for rec in recs:
+        dealer = SEATS.index(rec["dealer"])
+        starts = R.start_hands(rec["wall"], dealer)
+        start = tuple(
+            T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
+        )
+        out.append(HandRecord(rec["hand"], dealer, start, [list(e) for e in rec["events"]],
+                              np.array(header["rv"], np.int64), header.get("rules")))  # fmt: skip
+    return out
+
+
+def _kind_of(path) -> str:
+    """The kind of record a file holds, from its first line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline(1 << 20)
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        why = getattr(e, "strerror", None) or e
+        raise UsageError(f"cannot read record '{path}': {why}") from None
+    try:
+        head = json.loads(first)
+    except (json.JSONDecodeError, ValueError, RecursionError):
+        head = None
+    if isinstance(head, dict) and "ccmj_log" in head:
+        return "simulate_log"
+    raise HandError(
+        f"'{path}' is not a record ccmj can review (write one with ccmj simulate --log)"
+    )
+
+
+READERS = {"simulate_log": _simulate_log}  # record kind -> reader(path, hand) -> [HandRecord]
+
+
+def read_record(path, hand: int | None = None) -> list[HandRecord]:
+    return READERS[_kind_of(path)](path, hand)
+
+
+# ---------------------------------------------------------------- the results
+@dataclass(frozen=True)
+class Value:
+    p_win: float
+    expected_payment: float
+    method: str  # "exact" (the dynamic programme), "closed_form" or "monte_carlo"
+    ci95: list | None = None  # the Monte Carlo's interval of p_win
+
+
+@dataclass(frozen=True)
+class Decision:
+    hand: int
+    seat: str
+    event: int  # index of the decision in the hand's events
+    turn: int  # the seat's own draws so far (its turn)
+    kind: str
+    tiles: str  # the seat's hand at the decision (as ccmj odds takes it)
+    visible: str  # the tiles it has seen (as --visible takes them)
+    draws: int
+    chosen: str
+    best: str
+    values: dict  # choice -> Value
+    loss: dict  # {"p_win", "expected_payment"}
+    method: str
+    dealer: bool = False
+
+    def to_dict(self, turn: bool = False) -> dict:
+        """The --json line (with ``turn``: the seat's turn too, as the table shows it)."""
+        return {
+            "hand": self.hand, "seat": self.seat, "event": self.event,
+            **({"turn": self.turn} if turn else {}), "kind": self.kind,
+            "tiles": self.tiles, "visible": self.visible, "draws": self.draws,
+            "chosen": self.chosen, "best": self.best,
+            "values": {c: {"p_win": v.p_win, "expected_payment": v.expected_payment}
+                       for c, v in self.values.items()},
+            "loss": dict(self.loss), "method": self.method,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    decisions: int
+    agreement: float | None  # share of decisions where the choice made was the best
+    mean_loss: dict
+    total_loss: dict
+    worst: list  # [{hand, event, kind, chosen, best, loss}], largest loss first
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Review:
+    record: str
+    objective: str
+    decisions: list  # [Decision]
+    summary: dict  # seat -> SeatSummary
+    skipped: list = field(default_factory=list)  # [{hand, seat, event, kind, why}]
+
+    def to_dict(self) -> dict:
+        return {
+            "record": self.record, "objective": self.objective,
+            "decisions": [d.to_dict(turn=True) for d in self.decisions],
+            "summary": {s: x.to_dict() for s, x in self.summary.items()},
+            "skipped": self.skipped,
+        }  # fmt: skip
+
+    def json_lines(self) -> list[str]:
+        out = [json.dumps(d.to_dict(), ensure_ascii=False) for d in self.decisions]
+        summ = {s: x.to_dict() for s, x in self.summary.items()}
+        out.append(json.dumps({"summary": summ}, ensure_ascii=False))
+        return out
+
+
+# ---------------------------------------------------------------- valuing a position
+class Valuer:
+    """``odds.odds(..., exact=True)`` per position, remembered (a hand reviewed for several
+    seats, or the same position reached twice, is solved once)."""
+
+    def __init__(self, v: Variant, objective: str, trials: int = 4000, seed: int = 1,
+                 search: str = "full"):  # fmt: skip
+        self.v, self.objective, self.trials, self.seed = v, objective, trials, seed
+        self.search = search  # "full": as ccmj odds --exact; "quick": as ccmj odds unasked
+        self.memo = {}
+
+    def values(self, tiles: str, visible: str, draws: int, dealer: bool, declare: bool = False,
+               bao: str = "none") -> dict:  # fmt: skip
+        """{discard (None for a 13-tile hand): Value}."""
+        key = (tiles, visible, draws, dealer, declare, bao)
+        if key in self.memo:
+            return self.memo[key]
+        from . import odds as O
+
+        try:
+            if self.search == "quick":  # the search ccmj odds makes unasked (no --exact)
+                rep = O.odds(tiles, visible=visible or None, draws=draws, trials=None,
+                             seed=self.seed, objective=self.objective, dealer=dealer,
+                             declare=declare, bao=bao, rules=self.v)  # fmt: skip
+                return self._keep(key, rep)
+            rep = O.odds(tiles, visible=visible or None, draws=draws, exact=True, trials=0,
+                         objective=self.objective, dealer=dealer, declare=declare, bao=bao,
+                         rules=self.v)  # fmt: skip
+        except UsageError:  # no exact answer: the Monte Carlo, with its interval
+            rep = O.odds(tiles, visible=visible or None, draws=draws, exact=True,
+                         trials=self.trials, seed=self.seed, objective=self.objective,
+                         dealer=dealer, declare=declare, bao=bao, rules=self.v)  # fmt: skip
+        return self._keep(key, rep)
+
+    def _keep(self, key, rep) -> dict:
+        out = {}
+        for r in rep.results:
+            if r.exact is not None:
+                method = "exact" if r.exact.solver == "dp" else "closed_form"
+                out[r.discard] = Value(r.exact.p_win, r.exact.expected_payment, method)
+            else:
+                out[r.discard] = Value(r.p_win, r.expected_payment, "monte_carlo", r.ci95)
+        self.memo[key] = out
+        return out
+
+    def best_of(self, vals: dict) -> Value:
+        return max(vals.values(), key=self.key)
+
+    def key(self, x: Value):
+        a, b = round(x.p_win, 12), round(x.expected_payment, 9)
+        return (b, a) if self.objective == "payment" else (a, b)
+
+
+def _grade(valuer: Valuer, values: dict, chosen: str):
+    """(best choice, loss) of a decision: the best by the objective; the chosen one's loss."""
+    best = max(values, key=lambda c: (valuer.key(values[c]), c == chosen))
+    b, c = values[best], values[chosen]
+    loss = {"p_win": max(0.0, b.p_win - c.p_win),
+            "expected_payment": max(0.0, b.expected_payment - c.expected_payment)}  # fmt: skip
+    return best, loss
+
+
+def _method(values: dict) -> str:
+    ms = sorted({v.method for v in values.values()})
+    return "+".join(ms)
+
+
+# ---------------------------------------------------------------- walking a hand
+class _Table:
+    """The position as the events leave it: concealed counts, melds, ponds, the draws made."""
+
+    def __init__(self, rec: HandRecord):
+        self.conc = [np.array(c, np.int64) for c in rec.start]
+        self.melds = [[] for _ in SEATS]  # [(kind, tiles)]
+        self.pond = np.zeros(L.N_KINDS, np.int64)
+        self.drawn = 0  # wall tiles drawn since the deal (head and tail)
+        self.next_draw = rec.dealer  # the seat drawing next from the head (no claim)
+        self.turns = [0] * 4
+        self.declared = [False] * 4
+        self.bao_seen = [None] * 4
+        self.no_bao = False
+        self.dealer = rec.dealer
+        self.drawable = rec.drawable
+        self.after_draw = [False] * 4  # the seat's last event was a draw (kongs allowed)
+        self.after_draw[rec.dealer] = True  # (the dealer's 14th tile counts as his draw)
+
+    def hand_text(self, s: int, conc=None, melds=None) -> str:
+        conc = self.conc[s] if conc is None else conc
+        melds = self.melds[s] if melds is None else melds
+        parts = [T.format_tiles(np.asarray(conc, np.uint8))] if int(np.sum(conc)) else []
+        parts += [T.Meld(k, tuple(ts)).text() for k, ts in melds]
+        return "".join(parts)
+
+    def visible(self, s: int, extra: int = -1, taken: int = -1) -> str:
+        """What seat s has seen; ``extra`` a tile more (a discard about to reach the pond),
+        ``taken`` a pond tile less (the discard he claims)."""
+        vis = self.pond.copy()
+        if taken >= 0:
+            vis[taken] -= 1
+        for o in range(4):
+            if o == s:
+                continue
+            for k, ts in self.melds[o]:
+                if k != L.MELD_ANKONG:
+                    for t in ts:
+                        vis[t] += 1
+        if self.bao_seen[s] is not None:
+            vis[self.bao_seen[s]] += 1
+        if extra >= 0:
+            vis[extra] += 1
+        own = self.conc[s].copy()
+        for _k, ts in self.melds[s]:
+            for t in ts:
+                own[t] += 1
+        vis = np.minimum(vis, 4 - own)  # (a tile can never be seen more often than it exists)
+        return T.format_tiles(vis.astype(np.uint8)) if vis.sum() else ""
+
+    def draws_left(self, s: int, first: int) -> int:
+        """Seat s's draws from the head still to come when seat ``first`` draws next."""
+        left = max(0, self.drawable - self.drawn)
+        o = (s - first) % 4
+        return max(0, (left - o + 3) // 4)
+
+
+def _claim_choices(tab: _Table, s: int, t: int, discarder: int, rv, v: Variant):
+    """The claims seat s may make on the discard t: {name: (kind, conc after, meld tiles)}.
+    Legal as the engine's claim phase says (two copies for 碰, three for 明杠, the next seat's
+    吃 of a suit tile; 手把一 by the engine's kernel)."""
+    from ._kernels.table.state import claim_leaves_one, ms_with_chow, ms_with_pung
+
+    out = {}
+    c = tab.conc[s]
+    h = T.Hand(c.astype(np.uint8), tuple(T.Meld(k, tuple(ts)) for k, ts in tab.melds[s]))
+    ms4 = np.zeros((4, L.MS_LEN), np.int64)
+    ms4[s] = h.meld_summary()
+    ms2 = np.zeros(L.MS_LEN, np.int64)
+    if c[t] >= 2:
+        ms_with_pung(ms4, s, t, True, ms2)
+        if not (rv[L.RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv)):
+            c2 = c.copy()
+            c2[t] -= 2
+            out[f"pung {T.tile_name(t)}"] = (L.MELD_PUNG, c2, (t, t, t))
+            if c[t] == 3 and tab.draws_left(s, s) > 0:
+                c3 = c.copy()
+                c3[t] -= 3
+                out[f"kong {T.tile_name(t)}"] = (L.MELD_KONG, c3, (t, t, t, t))
+    if s == (discarder + 1) % 4 and t < L.HONOR:
+        r = t % 9
+        for lo in (t - 2, t - 1, t):
+            if lo < t - r or lo + 2 > t - r + 8:
+                continue
+            need = [x for x in (lo, lo + 1, lo + 2) if x != t]
+            if all(c[x] >= 1 for x in need):
+                ms_with_chow(ms4, s, lo, ms2)
+                if rv[L.RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+                    continue
+                c2 = c.copy()
+                for x in need:
+                    c2[x] -= 1
+                out[f"chow {T.format_tiles([lo, lo + 1, lo + 2])}"] = (L.MELD_CHOW, c2,
+                                                                        (lo, lo + 1, lo + 2))
+    return out
+
+
+def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) -> list:
+    rv = rec.rv
+    tab = _Table(rec)
+    out = []
+    ev = rec.events
+
+    def add(s, i, kind, tiles, visible, draws, chosen, values):
+        if chosen not in values:
+            skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i, "kind": kind,
+                            "why": f"the choice made ({chosen}) was not valued"})  # fmt: skip
+            return
+        best, loss = _grade(valuer, values, chosen)
+        out.append(Decision(rec.number, SEATS[s], i, tab.turns[s], kind, tiles, visible, draws,
+                            chosen, best, values, loss, _method(values),
+                            s == rec.dealer))  # fmt: skip
+
+    def safe(s, i, kind, fn):
+        try:
+            fn()
+        except (HandError, UsageError) as e:
+            skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i, "kind": kind,
+                            "why": e.message})  # fmt: skip
+
+    for i, (k, s, t, a, b) in enumerate(ev):
+        if k == TL.EV_DRAW:
+            tab.conc[s][t] += 1
+            tab.drawn += 1
+            tab.turns[s] += 1
+            tab.next_draw = (s + 1) % 4
+        elif k == TL.EV_TAIL:
+            tab.conc[s][t] += 1
+            tab.drawn += 1
+        elif k in (TL.EV_ANKONG, TL.EV_JIAGANG):
+            if s in seats and not tab.declared[s]:
+                opts = _kong_options(tab, s)
+                if (k, t) not in opts:
+                    opts.append((k, t))
+                safe(s, i, "kong", lambda s=s, o=opts, c=f"{KONG} {T.tile_name(t)}", i=i: _kong(
+                    tab, s, o, c, i, valuer, add))  # fmt: skip
+            if k == TL.EV_ANKONG:
+                tab.conc[s][t] -= 4
+                tab.melds[s].append((L.MELD_ANKONG, (t, t, t, t)))
+            else:
+                tab.conc[s][t] -= 1
+                j = tab.melds[s].index((L.MELD_PUNG, (t, t, t)))
+                tab.melds[s][j] = (L.MELD_KONG, (t, t, t, t))
+        elif k == TL.EV_DISCARD:
+            declares = i + 1 < len(ev) and ev[i + 1][0] == TL.EV_DECLARE
+            if s in seats and not tab.declared[s]:
+                opts = _kong_options(tab, s) if tab.after_draw[s] else []
+                if opts:  # a kong he could have made, and did not
+                    safe(s, i, "kong", lambda s=s, o=opts, i=i: _kong(tab, s, o, NO_KONG, i,
+                                                                        valuer, add))  # fmt: skip
+                safe(s, i, "discard",
+                     lambda s=s, t=t, i=i: _discard(tab, s, t, i, valuer, add))  # fmt: skip
+                safe(s, i, "declare", lambda s=s, t=t, i=i, d=declares: _declare(
+                    tab, s, t, i, d, valuer, add, rec))  # fmt: skip
+            tab.conc[s][t] -= 1
+            tab.pond[t] += 1
+            nxt = ev[i + 1 + declares][0] if i + 1 + declares < len(ev) else -1
+            claimer = ev[i + 1 + declares][1] if nxt in (TL.EV_PUNG, TL.EV_CHOW, TL.EV_MINGKONG,
+                                                         TL.EV_WIN) else -1  # fmt: skip
+            if nxt != TL.EV_WIN:
+                for o in seats:
+                    if o == s or tab.declared[o]:
+                        continue
+                    if claimer >= 0 and claimer != o and ev[i + 1 + declares][0] != TL.EV_CHOW:
+                        continue  # a 碰/杠 by another seat came first
+                    safe(o, i, "claim", lambda o=o, t=t, s=s, i=i, c=claimer, j=i + 1 + declares: (
+                        _claim(tab, o, t, s, i, c, ev[j] if c >= 0 else None, valuer, add, rv)))
+        elif k == TL.EV_DECLARE:
+            tab.declared[s] = True
+        elif k in (TL.EV_PUNG, TL.EV_MINGKONG, TL.EV_CHOW):
+            tab.pond[t] -= 1
+            if k == TL.EV_PUNG:
+                tab.conc[s][t] -= 2
+                tab.melds[s].append((L.MELD_PUNG, (t, t, t)))
+            elif k == TL.EV_MINGKONG:
+                tab.conc[s][t] -= 3
+                tab.melds[s].append((L.MELD_KONG, (t, t, t, t)))
+            else:
+                for x in (a, a + 1, a + 2):
+                    if x != t:
+                        tab.conc[s][x] -= 1
+                tab.melds[s].append((L.MELD_CHOW, (a, a + 1, a + 2)))
+            tab.next_draw = (s + 1) % 4
+        elif k in (TL.EV_SPECIAL, TL.EV_BU):
+            _special(tab, s, t, a, i, rec, skipped if s in seats else [])
+        elif k == TL.EV_ROB_PUNG:
+            tab.conc[s][t] -= 2
+            tab.melds[s].append((L.MELD_PUNG, (t, t, t)))
+        elif k == TL.EV_KONG_ROBBED:
+            pass
+        elif k == TL.EV_LOOK:
+            tab.bao_seen[s] = t
+        elif k == TL.EV_PASS:
+            tab.conc[s][t] -= 1
+            tab.pond[t] += 1
+            tab.next_draw = (s + 1) % 4
+        elif k == TL.EV_NO_BAO:
+            tab.no_bao = True
+        elif k == TL.EV_BAO_CHANGE and s >= 0 and s in seats:
+            skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i,
+                            "kind": "bao_change", "why": "换宝 is not graded yet"})  # fmt: skip
+        if 0 <= s < 4:  # a kong comes only in a turn that a draw began
+            tab.after_draw[s] = k in (TL.EV_DRAW, TL.EV_TAIL) or (
+                tab.after_draw[s] and k in (TL.EV_LOOK, TL.EV_BAO, TL.EV_NO_BAO))
+    return out
+
+
+def _special(tab, s, t, kind, i, rec, skipped):
+    """A special kong laid out (its tiles leave the hand) or a 补 on one: the position follows
+    (the choice is not graded)."""
+    if rec.events[i][0] == TL.EV_BU:
+        tab.conc[s][t] -= 1
+        for j, (k, ts) in enumerate(tab.melds[s]):
+            if k == kind:
+                tab.melds[s][j] = (k, tuple(sorted((*ts, t))))
+                break
+        return
+    tiles = _special_tiles(tab.conc[s], kind, t)
+    for x in tiles:
+        tab.conc[s][x] -= 1
+    tab.melds[s].append((kind, tuple(tiles)))
+    skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i, "kind": "kong",
+                    "why": "special kongs are followed, not graded"})  # fmt: skip
+
+
+def _special_tiles(c, kind, first):
+    """The tiles a special kong of ``kind`` takes from the hand (one of each kind of its group,
+    as the engine lays it out: every group tile held once)."""
+    return [x for x in T.SPECIAL_GROUPS.get(kind, ()) if c[x] > 0]
+
+
+def _discard(tab: _Table, s, t, i, valuer: Valuer, add):
+    tiles, vis = tab.hand_text(s), tab.visible(s)
+    d = tab.draws_left(s, (s + 1) % 4)
+    vals = valuer.values(tiles, vis, d, s == tab.dealer)
+    values = {k: x for k, x in vals.items()}
+    add(s, i, "discard", tiles, vis, d, T.tile_name(t), values)
+
+
+def _declare(tab: _Table, s, t, i, declared: bool, valuer: Valuer, add, rec):
+    """报听 with the discard t, or not: only when the hand after it is tenpai and may declare
+    (the engine's ``may_declare`` and legal waits, through ``hand.waits``)."""
+    from . import hand as H
+    from ._kernels.judge import may_declare
+
+    c = tab.conc[s].copy()
+    c[t] -= 1
+    melds = tab.melds[s]
+    tiles = tab.hand_text(s, c)
+    vis = tab.visible(s, t)
+    w = H.waits(tiles, vis, valuer.v)
+    if not declared and not (w.tenpai and w.live_total > 0):
+        return
+    own = c.copy()
+    for _k, ts in melds:
+        for x in ts:
+            own[x] += 1
+    if not declared and not may_declare(own.astype(np.uint8), valuer.v.vector):
+        return
+    d = tab.draws_left(s, (s + 1) % 4)
+    dealer = s == tab.dealer
+    bao = "none" if tab.no_bao else "unknown"
+    vd = valuer.values(tiles, vis, d, dealer, declare=True, bao=bao)[None]
+    vu = valuer.values(tiles, vis, d, dealer)[None]
+    add(s, i, "declare", tiles, vis, d, DECLARE if declared else STAY, {DECLARE: vd, STAY: vu})
+
+
+def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, add, rv):
+    choices = _claim_choices(tab, o, t, discarder, rv, valuer.v)
+    if not choices:
+        return
+    first = (discarder + 1) % 4
+    d_pass = tab.draws_left(o, first)
+    base = tab.hand_text(o)
+    vis = tab.visible(o)  # (the discard is in the pond)
+    dealer = o == tab.dealer
+    values = {PASS: valuer.values(base, vis, d_pass, dealer)[None]}
+    for name, (kind, c2, mt) in choices.items():
+        melds = [*tab.melds[o], (kind, mt)]
+        tiles = tab.hand_text(o, c2, melds)
+        vis2 = tab.visible(o, taken=t)  # the claimed tile is his now
+        if kind == L.MELD_KONG:  # the replacement draw, then his draws as the wall says
+            d = tab.draws_left(o, (o + 1) % 4) + 1
+            values[name] = valuer.values(tiles, vis2, d, dealer)[None]
+        else:
+            d = tab.draws_left(o, (o + 1) % 4)
+            values[name] = valuer.best_of(valuer.values(tiles, vis2, d, dealer))
+    chosen = PASS
+    if claim_ev is not None and claimer == o:
+        k, _s, _t, a, _b = claim_ev
+        if k == TL.EV_PUNG:
+            chosen = f"pung {T.tile_name(t)}"
+        elif k == TL.EV_MINGKONG:
+            chosen = f"kong {T.tile_name(t)}"
+        elif k == TL.EV_CHOW:
+            chosen = f"chow {T.format_tiles([a, a + 1, a + 2])}"
+    if len(values) > 1:
+        add(o, i, "claim", f"{base}+{T.tile_name(t)}", vis, d_pass, chosen, values)
+
+
+def _kong_options(tab: _Table, s) -> list:
+    """The kongs seat s could make on its turn after a draw: 暗杠 of four concealed copies,
+    加杠 of a concealed copy onto its pung (with a replacement draw left in the wall)."""
+    if tab.draws_left(s, s) <= 0:
+        return []
+    c = tab.conc[s]
+    out = [(TL.EV_ANKONG, int(x)) for x in np.flatnonzero(c == 4)]
+    out += [(TL.EV_JIAGANG, ts[0]) for k, ts in tab.melds[s] if k == L.MELD_PUNG and c[ts[0]]]
+    return out
+
+
+def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add):
+    """Kong or not: each kong of ``kongs`` [(EV_ANKONG or EV_JIAGANG, tile)] with the
+    replacement draw, against the 14 tiles' best discard."""
+    tiles, vis = tab.hand_text(s), tab.visible(s)
+    d = tab.draws_left(s, (s + 1) % 4)
+    dealer = s == tab.dealer
+    values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer))}
+    for k, t in kongs:
+        c2 = tab.conc[s].copy()
+        if k == TL.EV_ANKONG:
+            c2[t] -= 4
+            melds = [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))]
+        else:
+            c2[t] -= 1
+            melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
+                     for m in tab.melds[s]]  # fmt: skip
+        after = tab.hand_text(s, c2, melds)
+        values[f"{KONG} {T.tile_name(t)}"] = valuer.values(after, vis, d + 1, dealer)[None]
+    add(s, i, "kong", tiles, vis, d, chosen, values)
+
+
+# ---------------------------------------------------------------- the public API
+def _summary(decisions: list, objective: str, worst_n: int = 3) -> SeatSummary:
+    n = len(decisions)
+    key = "p_win" if objective == "win" else "expected_payment"
+    tot = {"p_win": sum(d.loss["p_win"] for d in decisions),
+           "expected_payment": sum(d.loss["expected_payment"] for d in decisions)}  # fmt: skip
+    agree = sum(d.chosen == d.best for d in decisions)
+    worst = sorted(decisions, key=lambda d: -d.loss[key])[:worst_n]
+    return SeatSummary(
+        decisions=n,
+        agreement=agree / n if n else None,
+        mean_loss={x: (y / n if n else 0.0) for x, y in tot.items()},
+        total_loss=tot,
+        worst=[{"hand": d.hand, "event": d.event, "kind": d.kind, "chosen": d.chosen,
+                "best": d.best, "loss": d.loss} for d in worst if d.loss[key] > 0],  # fmt: skip
+    )
+
+
+def _record_variant(recs: list[HandRecord], rules) -> Variant:
+    if isinstance(rules, Variant):
+        v = rules
+    else:
+        name = rules or (recs[0].rules if recs else None)
+        try:
+            v = load_variant(name)
+        except Exception:  # (a rules file the record names that is not here)
+            raise UsageError(
+                f"the record was played under rules '{name}', which cannot be loaded: "
+                "give them with --rules"
+            ) from None
+    for r in recs:
+        if not np.array_equal(np.asarray(v.vector, np.int64), r.rv):
+            raise UsageError(
+                f"hand {r.number} was played under other rules than '{v.name}': give its rules "
+                "with --rules"
+            )
+    return v
+
+
+SEARCHES = ("full", "quick")
+
+
+def review(path, seat: str | None = None, hand: int | None = None, objective: str = "win",
+           rules: Variant | str | None = None, search: str = "full",
+           progress=None) -> Review:  # fmt: skip
+    """Grade every decision of ``seat`` (E/S/W/N; None: every seat) in the record at ``path``
+    (hand ``hand`` only, 1-based, when given), by the exact analysis for ``objective``.
+    ``search``: "full" values every position as ``ccmj odds --exact`` does; "quick" as
+    ``ccmj odds`` does unasked (a smaller search region, the Monte Carlo where it finds no
+    exact answer)."""
+    if search not in SEARCHES:
+        raise UsageError(f"bad --search '{search}': expected full or quick")
+    if objective not in OBJECTIVES:
+        raise UsageError(f"bad --objective '{objective}': expected win or payment")
+    if seat is not None and seat.upper() not in SEATS:
+        raise UsageError(f"bad --seat '{seat}': expected E, S, W or N")
+    if hand is not None and hand < 1:
+        raise UsageError(f"bad --hand {hand}: expected 1 or more")
+    seats = [SEATS.index(seat.upper())] if seat else list(range(4))
+    recs = read_record(path, hand)
+    v = _record_variant(recs, rules)
+    valuer = Valuer(v, objective, search=search)
+    decisions, skipped = [], []
+    for rec in recs:
+        decisions += _decisions_of_hand(rec, seats, valuer, skipped)
+        if progress is not None:
+            progress(1)
+    summary = {SEATS[s]: _summary([d for d in decisions if d.seat == SEATS[s]], objective)
+               for s in seats}  # fmt: skip
+    return Review(str(path), objective, decisions, summary, skipped)
+
+
+def losses_along(r: Review, seat: str) -> list[tuple[int, int, float]]:
+    """(hand, event, loss in the objective) of a seat's decisions, in order: what --plot draws."""
+    key = "p_win" if r.objective == "win" else "expected_payment"
+    return [(d.hand, d.event, d.loss[key]) for d in r.decisions if d.seat == seat]
+

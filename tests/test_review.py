@@ -1,0 +1,314 @@
+"""ccmj review: each decision kind on small hand-made records (a horizon of one draw, worked
+by hand), the discard values against ``ccmj odds --exact``, and the grading properties."""
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from ccmj_cli import review as RV
+from ccmj_cli import tiles as T
+from ccmj_cli._kernels.table import layout as TL
+from ccmj_cli.cli import app
+from ccmj_cli.odds import odds
+from ccmj_cli.rules import load_variant
+
+E, S, W, N = range(4)
+
+
+def t(name: str) -> int:
+    return T.tile_index(name)
+
+
+def record(dealer, starts: dict, events, drawable) -> RV.HandRecord:
+    """A hand-made record: the dealt tiles of the seats that matter, the events, and how many
+    head draws the wall allows after the deal (``drawable``: a short horizon)."""
+    start = tuple(
+        T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) if s in starts
+        else np.zeros(34, np.uint8)
+        for s in range(4)
+    )  # fmt: skip
+    v = load_variant(None)
+    return RV.HandRecord(1, dealer, start, [list(e) for e in events],
+                         np.asarray(v.vector, np.int64), "default", drawable)  # fmt: skip
+
+
+def grade(rec, seat=E, objective="win", search="full"):
+    valuer = RV.Valuer(load_variant(None), objective, search=search)
+    skipped = []
+    return RV._decisions_of_hand(rec, [seat], valuer, skipped), valuer
+
+
+# W deals and throws 9m, N draws and throws 9m, E draws 9m and throws 2s. E then holds
+# 123m456p789s111s9m: one draw left (7 drawable, 3 drawn: 4 left, E draws the fourth).
+DISCARD = record(
+    W,
+    {E: "123m456p789s1112s", S: "4455667788m99p3s", W: "9m1234567p112233z",
+     N: "2345678p112233z"},
+    [
+        (TL.EV_DISCARD, W, t("9m"), 0, 0),
+        (TL.EV_DRAW, N, t("9m"), 0, 0),
+        (TL.EV_DISCARD, N, t("9m"), 0, 0),
+        (TL.EV_DRAW, E, t("9m"), 0, 0),
+        (TL.EV_DISCARD, E, t("2s"), 0, 0),
+    ],
+    7,
+)
+
+
+def test_discard_hand_worked():
+    # E's 14 tiles 123m456p789s1112s9m, two 9m seen: unseen = 136 - 13 held - 2 = 121.
+    # Throwing 9m waits on 2s (111s + 2s pair), 3 live: 3/121 with the one draw;
+    # throwing 2s waits on 9m (123m 456p 789s 111s 9m pair), 1 live: 1/121. The loss 2/121.
+    ds, _ = grade(DISCARD)
+    (d,) = [x for x in ds if x.kind == "discard"]
+    assert d.tiles == T.format_tiles(T.parse_tiles("123m456p789s1112s9m"))
+    assert d.draws == 1 and d.chosen == "2s" and d.best == "9m"
+    assert d.values["9m"].p_win == pytest.approx(3 / 121)
+    assert d.values["2s"].p_win == pytest.approx(1 / 121)
+    assert d.loss["p_win"] == pytest.approx(2 / 121)
+    assert d.visible == "99m"
+
+
+@pytest.mark.parametrize("objective", ["win", "payment"])
+def test_discard_equals_odds_exact_cli(objective):
+    # the same numbers as `ccmj odds TILES --visible V --draws D --exact`, every discard of
+    # every discard decision of the records (the claim record's E throws a drawn 5z)
+    for rec in (DISCARD, CLAIM):
+        ds, _ = grade(rec, objective=objective)
+        for d in [x for x in ds if x.kind == "discard"]:
+            _same_as_odds(d, objective)
+
+
+def test_quick_search_equals_odds_unasked():
+    # --search quick: the numbers of `ccmj odds TILES --visible V --draws D` (no --exact)
+    ds, _ = grade(DISCARD, search="quick")
+    for d in [x for x in ds if x.kind == "discard"]:
+        _same_as_odds(d, "win", exact=False)
+
+
+def _same_as_odds(d, objective, exact=True):
+    r = CliRunner().invoke(app, ["odds", d.tiles, "--visible", d.visible, "--draws",
+                                 str(d.draws), *(["--exact"] if exact else []), "--json",
+                                 "--objective", objective])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    got = {x["discard"]: x["exact"] for x in json.loads(r.output)["discards"]}
+    assert set(got) == set(d.values)
+    for k, v in d.values.items():
+        assert v.p_win == got[k]["p_win"]
+        assert v.expected_payment == got[k]["expected_payment"]
+
+
+def test_declare_decision():
+    # after throwing 2s E is tenpai (9m, one live): 报听 or not, the declared line against the
+    # undeclared one, both for the same 13 tiles and draw, the 2s now in the pond (seen):
+    # undeclared 1 live 9m among 136 - 13 - 3 = 120 unseen; he did not declare
+    ds, _ = grade(DISCARD)
+    (d,) = [x for x in ds if x.kind == "declare"]
+    assert d.chosen == RV.STAY and set(d.values) == {RV.DECLARE, RV.STAY}
+    u = odds("123m456p789s111s9m", visible="99m2s", draws=1, exact=True, trials=0,
+             rules=load_variant(None)).results[0]  # fmt: skip
+    assert d.values[RV.STAY].p_win == u.exact.p_win == pytest.approx(1 / 120)
+    assert d.visible == "99m2s"
+    assert 0 <= d.values[RV.DECLARE].p_win <= 1
+
+
+# N throws 9m; E (next seat) holds 99m: 碰 or pass, with one draw after either.
+CLAIM = record(
+    W,
+    {E: "123m456p789s11s99m", W: "1234567p112233z", N: "9m2345678p11223z"},
+    [
+        (TL.EV_DISCARD, W, t("1z"), 0, 0),
+        (TL.EV_DRAW, N, t("4z"), 0, 0),
+        (TL.EV_DISCARD, N, t("9m"), 0, 0),
+        (TL.EV_DRAW, E, t("5z"), 0, 0),
+        (TL.EV_DISCARD, E, t("5z"), 0, 0),
+    ],
+    6,
+)
+
+
+def test_claim_values_are_the_two_hands():
+    # pass: 123m456p789s11s99m with 9m and 1z seen, the draws E gets (6 drawable, 1 drawn:
+    # 5 left; after N's discard E draws the 1st and the 5th: 2 draws); pung: [999m] + the 11
+    # concealed tiles, its best discard, then S draws first: E gets the 4th, 1 draw
+    ds, valuer = grade(CLAIM)
+    (d,) = [x for x in ds if x.kind == "claim"]
+    assert d.chosen == RV.PASS and set(d.values) == {RV.PASS, "pung 9m"}
+    v = load_variant(None)
+    p = odds("123m456p789s11s99m", visible="9m1z", draws=d.draws, exact=True, trials=0,
+             rules=v).results[0]  # fmt: skip
+    assert d.values[RV.PASS].p_win == p.exact.p_win
+    assert d.draws == 2
+    c = odds("123m456p789s11s[999m]", visible="1z", draws=1, exact=True, trials=0,
+             rules=v).results  # fmt: skip
+    assert d.values["pung 9m"].p_win == max(r.exact.p_win for r in c)
+
+
+# E holds four 5z after his draw and lays a concealed kong: with the replacement draw vs not
+KONG = record(
+    S,
+    {E: "123m456p789s1s555z", S: "1234567p1122334z"},
+    [
+        (TL.EV_DISCARD, S, t("4z"), 0, 0),
+        (TL.EV_DRAW, W, t("6z"), 0, 0),
+        (TL.EV_DISCARD, W, t("6z"), 0, 0),
+        (TL.EV_DRAW, N, t("7z"), 0, 0),
+        (TL.EV_DISCARD, N, t("7z"), 0, 0),
+        (TL.EV_DRAW, E, t("5z"), 0, 0),
+        (TL.EV_ANKONG, E, t("5z"), 0, 0),
+    ],
+    7,
+)
+
+
+def test_kong_with_and_without_replacement():
+    # kong: 123m456p789s1s(5555z) waiting on 1s with 1 + 0 draws... his draws left after the
+    # kong (7 drawable, 3 drawn: 4 left, E draws the 4th: 1) plus the replacement: 2 draws;
+    # no kong: the 14-tile hand's best discard, 1 draw
+    ds, _ = grade(KONG)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    v = load_variant(None)
+    k = odds("123m456p789s1s(5555z)", visible="46z7z", draws=2, exact=True, trials=0,
+             rules=v).results[0]  # fmt: skip
+    assert d.chosen == "kong 5z" and set(d.values) == {"kong 5z", RV.NO_KONG}
+    assert d.values["kong 5z"].p_win == k.exact.p_win
+    n = odds("123m456p789s1s5555z", visible="46z7z", draws=1, exact=True, trials=0, rules=v)
+    assert d.values[RV.NO_KONG].p_win == max(r.exact.p_win for r in n.results)
+
+
+# the same turn, and E throws 1s instead: the kong he did not make is a decision too
+NO_KONG = record(S, {E: "123m456p789s1s555z", S: "1234567p1122334z"},
+                 [*KONG.events[:-1], (TL.EV_DISCARD, E, t("1s"), 0, 0)], 7)  # fmt: skip
+
+
+def test_kong_not_made():
+    ds, _ = grade(NO_KONG)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    (k,) = [x for x in grade(KONG)[0] if x.kind == "kong"]
+    assert d.chosen == RV.NO_KONG and d.values == k.values and d.event == k.event
+
+
+@pytest.mark.parametrize("rec", [DISCARD, CLAIM, KONG, NO_KONG],
+                         ids=["discard", "claim", "kong", "no_kong"])  # fmt: skip
+@pytest.mark.parametrize("objective", ["win", "payment"])
+def test_grading_properties(rec, objective):
+    ds, valuer = grade(rec, objective=objective)
+    assert ds
+    key = "p_win" if objective == "win" else "expected_payment"
+    for d in ds:
+        assert d.loss["p_win"] >= 0 and d.loss["expected_payment"] >= 0
+        b, c = getattr(d.values[d.best], key), getattr(d.values[d.chosen], key)
+        assert (d.loss[key] > 0) == (b > c)
+        best = d.values[d.best]
+        assert all(valuer.key(best) >= valuer.key(v) for v in d.values.values())
+        # a seat that plays the best choice loses nothing
+        _, loss = RV._grade(valuer, d.values, d.best)
+        assert loss == {"p_win": 0.0, "expected_payment": 0.0}
+    s = RV._summary(ds, objective)
+    assert s.decisions == len(ds)
+    assert s.total_loss[key] == pytest.approx(sum(d.loss[key] for d in ds))
+
+
+def test_monte_carlo_following_best_agrees():
+    # the Monte Carlo that plays the solver's decisions from the best discard lands within its
+    # 95% interval of the review's value
+    ds, _ = grade(DISCARD)
+    (d,) = [x for x in ds if x.kind == "discard"]
+    r = odds(d.tiles, visible=d.visible, draws=d.draws, exact=True, trials=20000, seed=3,
+             pool="hand_only", rules=load_variant(None))  # fmt: skip
+    (best,) = [x for x in r.results if x.discard == d.best]
+    lo, hi = best.ci95
+    assert lo <= d.values[d.best].p_win <= hi
+
+
+def test_bad_input(tmp_path):
+    runner = CliRunner()
+    bad = tmp_path / "x.jsonl"
+    bad.write_text("not json\n")
+    r = runner.invoke(app, ["review", str(bad)])
+    assert r.exit_code == 2 and "not a record" in r.output
+    r = runner.invoke(app, ["review", str(tmp_path / "missing.jsonl")])
+    assert r.exit_code == 2 and "cannot read" in r.output
+    r = runner.invoke(app, ["review", str(bad), "--seat", "X"])
+    assert r.exit_code == 2
+    r = runner.invoke(app, ["review", str(bad), "--plot", str(tmp_path / "a.txt")])
+    assert r.exit_code == 2 and "--plot" in r.output
+
+
+def _write_log(path, rec: RV.HandRecord):
+    """A record as a simulate log: the header, and a hand whose wall deals ``rec``'s tiles (13
+    a seat from the dealer, his 14th at position 52; the rest of the tiles after)."""
+    v = load_variant(None)
+    wall = []
+    for k in range(4):
+        s = (rec.dealer + k) % 4
+        c = rec.start[s].astype(int).copy()
+        if k == 0:
+            last = int(np.flatnonzero(c)[-1])
+            c[last] -= 1
+        wall += [x for x in range(34) for _ in range(c[x])]
+        assert len(wall) == 13 * (k + 1)
+    wall.append(last)
+    left = np.full(34, 4) - np.bincount(wall, minlength=34)
+    assert left.min() >= 0
+    wall += [x for x in range(34) for _ in range(left[x])]
+    header = {"ccmj_log": 5, "seed": 1, "rules": "default", "hands": 1, "sessions": 1,
+              "policy": ["baseline"] * 4, "rv": [int(x) for x in v.vector],
+              "tp": [7, 2], "bots": [[0] * TL.N_KNOBS for _ in range(4)]}  # fmt: skip
+    seats = RV.SEATS
+    hand = {"hand": 1, "session": 0, "session_hand": 1, "session_seed": 1,
+            "dealer": seats[rec.dealer], "wall": [T.tile_name(x) for x in wall], "dice": [],
+            "events": rec.events, "result": {
+                "winner": None, "how": "huang", "tile": None, "discarder": None,
+                "discarder_declared": None, "fan": 0, "jiahu": False, "piao": False,
+                "menqing": False, "payout": dict.fromkeys(seats, 0),
+                "kong_money": dict.fromkeys(seats, 0), "next_dealer": "E"},
+            "final": dict.fromkeys(seats, ""), "pond": ""}  # fmt: skip
+    path.write_text(json.dumps(header) + "\n" + json.dumps(hand) + "\n")
+
+
+def test_cli_reads_a_log(tmp_path):
+    # a seat with no decision in the hand: the summary line only, 0 decisions
+    log = tmp_path / "game.jsonl"
+    _write_log(log, DISCARD)
+    r = CliRunner().invoke(app, ["review", str(log), "--seat", "S", "--json"])
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in r.output.splitlines()]
+    assert lines == [{"summary": {"S": {"decisions": 0, "agreement": None,
+                                        "mean_loss": {"p_win": 0.0, "expected_payment": 0.0},
+                                        "total_loss": {"p_win": 0.0, "expected_payment": 0.0},
+                                        "worst": []}}}]  # fmt: skip
+    r = CliRunner().invoke(app, ["review", str(log), "--seat", "S", "--hand", "2"])
+    assert r.exit_code == 2 and "--hand 2" in r.output
+
+
+def test_json_line_fields_and_plot(tmp_path):
+    ds, _ = grade(DISCARD)
+    rv = RV.Review("x", "win", ds, {"E": RV._summary(ds, "win")})
+    *lines, last = [json.loads(x) for x in rv.json_lines()]
+    assert len(lines) == len(ds)
+    for x in lines:
+        assert list(x) == ["hand", "seat", "event", "kind", "tiles", "visible", "draws", "chosen",
+                           "best", "values", "loss", "method"]  # fmt: skip
+        assert x["kind"] in RV.KINDS and x["best"] in x["values"] and x["chosen"] in x["values"]
+    assert last["summary"]["E"]["decisions"] == len(ds)
+    pytest.importorskip("matplotlib")
+    from ccmj_cli.plots import plot_review, review_series
+
+    out = tmp_path / "r.png"
+    assert plot_review(rv.to_dict(), str(out)) == review_series(rv.to_dict())
+    assert out.stat().st_size > 0
+
+
+def test_table_output():
+    from ccmj_cli.output import render_review
+
+    ds, _ = grade(DISCARD)
+    rv = RV.Review("x", "win", ds, {"E": RV._summary(ds, "win")})
+    text = render_review(rv.to_dict())
+    # the discard row: turn 1 (E's first draw), chosen 2s, best 9m, loss 2/121 = 0.0165
+    row = next(line for line in text.splitlines() if " discard " in line)
+    assert " 2s " in row and " 9m " in row and "0.0165" in row
+    assert "agreement" in text

@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from . import (
-    analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
+    actions_cmd, analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
 )  # fmt: skip
 
 
@@ -74,6 +74,7 @@ batch_cmd.register(app)
 odds_cmd.register(app)
 simulate_cmd.register(app)
 warmup_cmd.register(app)
+actions_cmd.register(app)
 
 
 def _console_encoding_error() -> str | None:

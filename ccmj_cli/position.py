@@ -309,6 +309,12 @@ class Position:
             total += 1
         if rolled:
             cnt[self.bao_tile] += 1
+            public = sum(1 for o in self.seats for t, c in o.pond if not c and t == self.bao_tile)
+            public += sum(1 for o in self.seats for m, _ in o.melds if m.kind != L.MELD_ANKONG
+                          for t in m.tiles if t == self.bao_tile)  # fmt: skip
+            if public >= 3 and self.variant.bao_change != "optional":
+                _fail("bao.tile", f"{public} other copies of the bao {T.tile_name(self.bao_tile)}"
+                      " are public: under bao_change always it was changed (换宝) at once")
         for t in range(L.N_KINDS):
             if cnt[t] > 4:
                 _fail("seats", f"{cnt[t]} copies of {T.tile_name(t)} in hands, melds, ponds"

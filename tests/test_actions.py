@@ -423,3 +423,77 @@ def test_bot_discard_is_legal_at_dealt_positions(rules):
         tab, _known = p.state()
         t, _n = choose_discard_at(tab, e["ws"], 0, int(wall[52]), bots, p.variant.vector, e["tb"])
         assert T.tile_name(int(t)) in legal
+
+
+# ------------------------------------------------------------------ the schema and the examples
+def test_schema_matches_the_reader_and_examples_load():
+    from importlib.resources import files
+
+    from ccmj_cli import position as P
+
+    schema = json.loads((files("ccmj_cli") / "data" / "position.schema.json").read_text())
+    props = schema["properties"]
+    assert set(props) == P.TOP_KEYS
+    assert set(schema["$defs"]["seat"]["properties"]) == P.SEAT_KEYS
+    assert set(props["wall"]["properties"]) == P.WALL_KEYS
+    assert set(props["bao"]["properties"]) == P.BAO_KEYS
+    assert set(props["last"]["properties"]) == P.LAST_KEYS
+    assert props["last"]["properties"]["event"]["enum"] == list(P.EVENTS)
+    meld = schema["$defs"]["meld"]["oneOf"][1]["properties"]
+    assert meld["kind"]["enum"] == list(P.KIND_NAMES) and set(meld) == P.MELD_KEYS
+    examples = sorted(EXAMPLES.glob("*.json"))
+    assert len(examples) >= 5
+    for f in examples:
+        p = Position.from_json(f.read_text())
+        assert Position.from_json(p.to_json()).to_json() == p.to_json(), f.name
+
+
+# ------------------------------------------------------------------ 手把一 and 换宝
+def _shoubayi(rules):
+    # W holds [123m] [555p] [789s] and 99m11z; S discards 9m. 胡: 999m 11z completes the hand
+    # (three suits, 幺九, the pung 555p): legal. 碰 9m would leave 11z and, after the discard,
+    # one concealed tile beside a chow: 手把一, which mil2024 (shoubayi_no_claim) forbids and the
+    # default allows. No chow (W has no 78m).
+    seats = {
+        "E": {"count": 13, "pond": ["5p*", "1p"]},
+        "S": {"hand": "456m234p456s77z33z", "pond": ["2m*", "7s*", "9m"]},
+        "W": {"hand": "99m11z", "pond": ["1s", "2s", "3s"],
+              "melds": [{"meld": "[123m]", "from": "S"}, {"meld": "[555p]", "from": "E"},
+                        {"meld": "[789s]", "from": "S"}]},
+        "N": {"count": 13, "pond": ["6p"]},
+    }  # fmt: skip
+    return make(seats, {"event": "discard", "seat": "S", "tile": "9m"}, rules)
+
+
+def test_shoubayi_no_claim():
+    r = legal_actions(_shoubayi("default"))
+    assert set(groups(r, "W")) == {"win", "pung", "pass"}
+    r = legal_actions(_shoubayi("mil2024"), explain=True)
+    assert set(groups(r, "W")) == {"win", "pass"}
+    assert forbidden(r, "W", "pung") == [("9m", "shoubayi_no_claim")]
+
+
+def _dead_bao(rules):
+    # S declared and has seen the bao 9p; the three other 9p are in the ponds (dead).
+    seats = {
+        "E": {"count": 13, "pond": ["9p"]},
+        "S": {"hand": "46m456p789s99s111z", "pond": ["9p"], "declared": True, "looked": True},
+        "W": {"count": 13, "pond": ["9p"]}, "N": {"count": 13, "pond": ["4p"]},
+    }  # fmt: skip
+    return make(seats, {"event": "to_draw", "seat": "S"}, rules,
+                bao={"state": "rolled", "tile": "9p", "dice": 3})  # fmt: skip
+
+
+def test_bao_change_optional_is_a_choice():
+    # mil2024 (bao_change optional): 换宝 or draw. Under the default (always) the bao would
+    # have been changed at once: such a position cannot happen.
+    r = legal_actions(_dead_bao("mil2024"))
+    assert groups(r, "S") == {"bao_change": [{"tile": "9p"}], "draw": [{}]}
+    with pytest.raises(PositionError, match="bao.tile"):
+        Position.from_json(_dead_bao("default"))
+
+
+def test_no_bao_for_the_rest_of_the_hand():
+    # no_bao (bao_place top_six used up, say): a declared seat just draws, nothing to look at.
+    d = _declared_to_draw({"state": "no_bao"})
+    assert groups(legal_actions(d), "S") == {"draw": [{}]}

@@ -41,9 +41,7 @@ def register(app: typer.Typer):
     ):
         """Every legal action of every seat that may act now: win (with its score), claims and
         their priority, kongs, 报听, the bao, discards (with the waits each leaves)."""
-        from .common import choose_kernels
-
-        choose_kernels(position, batch=False)
+        # (compiled kernels: the table engine always runs compiled)
         from ..actions import legal_actions
         from ..output import render_actions
 

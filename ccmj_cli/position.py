@@ -142,8 +142,9 @@ class Position:
 
     # ------------------------------------------------------------------ reading
     @classmethod
-    def from_json(cls, data) -> Position:
-        """A position from JSON text, a file's text, or a parsed mapping."""
+    def from_json(cls, data, variant: Variant | None = None) -> Position:
+        """A position from JSON text, a file's text, or a parsed mapping (``variant``: use
+        this variant instead of reading ``rules``)."""
         if isinstance(data, (str, bytes)):
             try:
                 data = json.loads(data)
@@ -153,7 +154,7 @@ class Position:
         for k in ("dealer", "seats", "wall", "last"):
             if k not in data:
                 _fail("position", f"missing key '{k}'")
-        v = variant_of(data.get("rules"))
+        v = variant if variant is not None else variant_of(data.get("rules"))
         dealer = _seat(data["dealer"], "dealer")
         seats_in = data["seats"]
         _keys(seats_in, set(SEATS), "seats")
@@ -598,7 +599,7 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
     elif g[TL.G_NO_BAO]:
         bao = {"state": "no_bao"}
     data = {
-        "rules": v.name if v.name in _preset_names() else rules if isinstance(rules, str) else v.name,
+        "rules": rules if isinstance(rules, (str, dict)) else v.name,
         "dealer": SEATS[int(g[TL.G_DEALER])],
         "seats": seats,
         "wall": {"left": left, "tail_draws": int(N_WALL - 1 - g[TL.G_TAIL]),
@@ -606,12 +607,4 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
         "bao": bao,
         "last": last,
     }
-    p = Position.from_json(data)
-    p.variant = v
-    return p
-
-
-def _preset_names():
-    from .rules import preset_names
-
-    return preset_names()
+    return Position.from_json(data, v)

@@ -497,3 +497,25 @@ def test_no_bao_for_the_rest_of_the_hand():
     # no_bao (bao_place top_six used up, say): a declared seat just draws, nothing to look at.
     d = _declared_to_draw({"state": "no_bao"})
     assert groups(legal_actions(d), "S") == {"draw": [{}]}
+
+
+# ------------------------------------------------------------------ state -> position
+@pytest.mark.parametrize("rules", ["default", "mil2024"])
+def test_position_from_state_round_trip(rules):
+    # the engine's state of a position, read back (with the events that give the pond's
+    # order): the same position. E (dealer) has discarded 4z and S holds the claim hand.
+    from ccmj_cli._kernels.table.layout import EV_DISCARD
+    from ccmj_cli.position import position_from_state
+
+    seats = {
+        "E": {"hand": "55m123p789p234s36z", "pond": ["4z"]},
+        "S": {"hand": "11m234m567p1235s7z"},
+        "W": {"hand": "46m456p789s99s111z"},
+        "N": {"hand": "22m333m888p678s11s"},
+    }
+    d = make(seats, {"event": "discard", "seat": "E", "tile": "4z"}, rules)
+    p = Position.from_json(d)
+    tab, _known = p.state()
+    ev = np.array([[EV_DISCARD, 0, T.tile_index("4z"), 0, 0]], np.int64)
+    q = position_from_state(tab, ev, 1, rules)
+    assert q.to_json() == p.to_json()

@@ -132,13 +132,24 @@ def test_chow_only_from_the_left_explained():
 
 
 def test_baozhuang_by_the_discarders_state():
-    # 包庄 (default: dianpao discarder_covers_all? no: the default pays each his share) — the
-    # discarder's declared state reaches the score: under mil2024 (discarder_covers_all,
-    # cover_only_undeclared) an undeclared E covers every loser: S takes all from E.
+    # 包庄 by the discarder's state. default: all_pay, W and N pay their own share. mil2024:
+    # discarder_covers_all + cover_only_undeclared + cover_needs_look: an undeclared E covers
+    # every loser (W and N pay 0); an E who declared and looked at the current bao pays only
+    # his own share.
+    r = legal_actions(_jiehu("default"))
+    total = groups(r, "S")["win"][0]["score"]["total"]
+    assert total["W"] < 0 and total["N"] < 0
     r = legal_actions(_jiehu("mil2024"))
-    (win,) = groups(r, "S")["win"]
-    total = win["score"]["total"]
+    total = groups(r, "S")["win"][0]["score"]["total"]
     assert total["W"] == 0 and total["N"] == 0 and total["E"] == -total["S"] < 0
+    d = _jiehu("mil2024")
+    d["seats"]["E"] |= {"pond": ["1p", "5m"], "declared": True, "looked": True}
+    d["seats"]["S"]["declared"] = False
+    d["bao"] = {"state": "rolled", "tile": "9s", "dice": 5}
+    d["wall"]["left"] -= 1
+    r = legal_actions(d)
+    total = groups(r, "S")["win"][0]["score"]["total"]
+    assert total["W"] < 0 and total["N"] < 0
 
 
 # ------------------------------------------------------------------ the turn: discards, 报听, lock

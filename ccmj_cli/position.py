@@ -454,6 +454,9 @@ def _read_seat(d, where: str, s: int, v: Variant) -> SeatPos:
     _keys(d, SEAT_KEYS, where)
     if ("hand" in d) == ("count" in d):
         _fail(where, "give either 'hand' (the concealed tiles) or 'count' (unknown tiles)")
+    for key in ("melds", "pond"):
+        if not isinstance(d.get(key, []), list):
+            _fail(f"{where}.{key}", f"expected a list, got {json.dumps(d[key])[:40]}")
     melds = []
     for i, md in enumerate(d.get("melds", [])):
         w = f"{where}.melds[{i}]"

@@ -530,3 +530,14 @@ def test_position_from_state_round_trip(rules):
     ev = np.array([[EV_DISCARD, 0, T.tile_index("4z"), 0, 0]], np.int64)
     q = position_from_state(tab, ev, 1, rules)
     assert q.to_json() == p.to_json()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [[], "[1, 2]", {"dealer": "E"}, _bad(seats__E__melds=5), _bad(seats__E__pond="5m"),
+     _bad(seats__E__hand=5), _bad(wall__left="many"), _bad(last__event="win"),
+     _bad(bao={"state": "rolled"}), _bad(seats__E__first_turn="yes")],
+)  # fmt: skip
+def test_malformed_input_is_a_position_error(data):
+    with pytest.raises(PositionError):
+        Position.from_json(data)

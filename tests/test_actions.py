@@ -541,3 +541,17 @@ def test_position_from_state_round_trip(rules):
 def test_malformed_input_is_a_position_error(data):
     with pytest.raises(PositionError):
         Position.from_json(data)
+
+
+@pytest.mark.parametrize("rules", ["default", "mil2024"])
+def test_dealer_first_turn_special_kongs(rules):
+    # The deal: E (dealer) holds 1234z 567z 123m 456p 9p. His first turn may lay out 旋风杠
+    # [1234z] and 喜杠 [567z] from his dealt tiles (both timings allow the starting hand); no
+    # kong else, no win (not complete). Every kind held may be discarded.
+    seats = {"E": {"hand": "1234z567z123m456p9p"}, "S": {"count": 13}, "W": {"count": 13},
+             "N": {"count": 13}}  # fmt: skip
+    r = legal_actions(make(seats, {"event": "deal", "seat": "E", "tile": "9p"}, rules))
+    g = groups(r, "E")
+    assert sorted(a["kind"] for a in g["special_kong"]) == ["xi", "xuanfeng"]
+    assert not {"win", "ankong", "jiagang", "bu"} & set(g)
+    assert len(g["discard"]) == 14  # 14 different kinds

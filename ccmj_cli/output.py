@@ -591,3 +591,52 @@ def render_review(d: dict) -> str:
         out.append(f"\n{len(d['skipped'])} position(s) followed but not graded (special kongs, "
                    "换宝, or no valuation); see --json")  # fmt: skip
     return "\n".join(out)
+
+
+def _action_detail(a: dict) -> str:
+    bits = []
+    for k in ("tile", "chow", "meld", "onto", "from", "how"):
+        if k in a:
+            bits.append(f"{k} {a[k]}" if k not in ("tile",) else a[k])
+    if "waits" in a:
+        bits.append(("tenpai: " + " ".join(a["waits"])) if a["tenpai"] else "not tenpai")
+    if a.get("duibao"):
+        bits.append("对宝 (a win)")
+    if a.get("rolls"):
+        bits.append("rolls the bao")
+    if "score" in a:
+        s = a["score"]
+        pay = " ".join(f"{k}{_signed(v)}" for k, v in s["total"].items())
+        bits.append(f"fan {a['fan']}, pays {pay}")
+    if "forbidden" in a:
+        bits.append(f"forbidden: {a['forbidden']}")
+    return ", ".join(bits)
+
+
+def render_actions(d: dict) -> str:
+    """ccmj actions: per seat, each group of legal actions; the claims' outcome; forbidden."""
+    lines = [f"phase: {d['phase']} ({d['on_turn']} on turn)"]
+    if d["unknown"]:
+        lines.append("unknown hands (not judged): " + " ".join(d["unknown"]))
+    for s, groups in d["seats"].items():
+        rows = []
+        for g, acts in groups.items():
+            for a in acts:
+                rows.append((g, _action_detail(a)))
+        lines.append("")
+        lines.append(f"{s}:")
+        lines.append(table(rows, ["action", "detail"]))
+    if "claims" in d:
+        c = d["claims"]
+        lines.append("")
+        order = ", ".join(f"{x['seat']} {x['action']}" for x in c["priority"]) or "none"
+        lines.append(f"claims by priority: {order}")
+        if c["takes"]:
+            lines.append(f"takes the tile: {c['takes']['seat']} ({c['takes']['action']})"
+                         + (" — 截胡" if c["jiehu"] else ""))  # fmt: skip
+    if "forbidden" in d:
+        lines.append("")
+        lines.append("forbidden now:")
+        rows = [(a["seat"], a["action"], a.get("tile", ""), a["forbidden"]) for a in d["forbidden"]]
+        lines.append(table(rows, ["seat", "action", "tile", "rule"]) if rows else "(none)")
+    return "\n".join(lines)

@@ -13,8 +13,8 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from . import (
-    analyze, bao_cmd, batch_cmd, common, odds_cmd, review_cmd, rules_cmd, score_cmd, simulate_cmd,
-    warmup_cmd,
+    actions_cmd, analyze, bao_cmd, batch_cmd, common, odds_cmd, review_cmd, rules_cmd, score_cmd,
+    simulate_cmd, warmup_cmd,
 )  # fmt: skip
 
 
@@ -76,6 +76,7 @@ odds_cmd.register(app)
 simulate_cmd.register(app)
 review_cmd.register(app)
 warmup_cmd.register(app)
+actions_cmd.register(app)
 
 
 def _console_encoding_error() -> str | None:

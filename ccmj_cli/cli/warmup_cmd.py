@@ -28,6 +28,13 @@ WINS = (  # batch rows: a self-draw, a discard, 摸宝, 对宝, with kongs, one 
 )
 ODDS_13 = ["odds", "123m456p789s1112s", "--declare", "-n", "4", "--seed", "1"]
 ODDS_14 = ["odds", "123m456p789s11123s", "--declare", "-n", "4", "--seed", "1"]
+# a position (docs/position.md): S discarded 5m, W wins on it, E may pung, W chow
+POSITION = (
+    '{"dealer": "E", "wall": {"left": 82}, "last": {"event": "discard", "seat": "S", "tile": '
+    '"5m"}, "seats": {"E": {"hand": "55m123p789p234s36z", "pond": ["7z"]}, "S": {"hand": '
+    '"11m234m567p1235s4z", "pond": ["5m"]}, "W": {"hand": "46m456p789s99s111z"}, "N": '
+    '{"count": 13}}}'
+)
 SIM = ["simulate", "-n", "16", "--seed", "1", "--no-progress", "--json"]
 
 # part -> [(what is compiled, the ccmj arguments that compile it)]; {wins} is a CSV file
@@ -49,6 +56,7 @@ STEPS = {
         ("simulate", [SIM]),
         ("simulate --csv", [[*SIM, "--csv", os.devnull]]),
         ("simulate --log", [[*SIM, "--log", "{log}"]]),
+        ("actions (legal actions at a position)", [["actions", "{position}", "--explain"]]),
     ],
 }  # fmt: skip
 PARTS = tuple(STEPS)
@@ -77,12 +85,15 @@ def warm_up(parts=PARTS, say=None) -> float:
         with open(wins, "w", encoding="utf-8") as f:
             f.write(WINS)
         log = os.path.join(tmp, "hands.log")
+        position = os.path.join(tmp, "position.json")
+        with open(position, "w", encoding="utf-8") as f:
+            f.write(POSITION)
         for i, (what, commands) in enumerate(steps, 1):
             t = time.perf_counter()
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}…")
             for args in commands:
-                _run([a.format(wins=wins, log=log) for a in args])
+                _run([a.format(wins=wins, log=log, position=position) for a in args])
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
     return time.perf_counter() - t0

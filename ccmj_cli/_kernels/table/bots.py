@@ -79,6 +79,36 @@ def legal_mask(c, ms, own, rv, tb, buf):
 
 
 @njit(cache=True)
+def ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
+    """A declared (locked) hand holding four of its drawn tile t may 暗杠 it only if its legal
+    waits stay the same (RULES §6, docs/rules.md "Declaring"): the waits of the hand without t
+    against those after the kong. ``own``: seat s's tiles, melds included."""
+    c = conc[s]
+    c[t] -= 1
+    before = legal_mask(c, ms[s], own, rv, tb, buf)
+    c[t] -= 3
+    ms_with_pung(ms, s, t, False, ms2)
+    after = legal_mask(c, ms2, own, rv, tb, buf)
+    c[t] += 4
+    return before == after and before != 0
+
+
+@njit(cache=True)
+def mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2):
+    """A declared (locked) hand holding three of the discard d may 明杠 it only if its legal
+    waits stay the same. ``own2``: seat s's tiles, melds included."""
+    ms_with_pung(ms, s, d, True, ms2)
+    before = legal_mask(conc[s], ms[s], own2, rv, tb, buf)
+    for i in range(N_KINDS):
+        c2[i] = conc[s, i]
+    c2[d] -= 3
+    own2[d] += 1
+    after = legal_mask(c2, ms2, own2, rv, tb, buf)
+    own2[d] -= 1
+    return before == after and before != 0
+
+
+@njit(cache=True)
 def best_after_discard(c, ms, own, unseen, rv, tb, ut, dscr):
     """(shanten, live) the 3k+2 tiles ``c`` leave after the policy's discard."""
     _d, sh, live, _n = choose_discard_value(c, ms, own, unseen, rv, tb, ut, dscr)
@@ -417,14 +447,7 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
             return -1, -1
         t = drawn
         if conc[s, t] == 4:
-            c = conc[s]
-            c[t] -= 1
-            before = legal_mask(c, ms[s], own, rv, tb, buf)
-            c[t] -= 3
-            ms_with_pung(ms, s, t, False, ms2)
-            after = legal_mask(c, ms2, own, rv, tb, buf)
-            c[t] += 4
-            if before == after and before != 0:
+            if ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
                 return t, 0
         elif pungs[s, t]:
             return t, 1
@@ -465,16 +488,9 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     if not bots[s, K_KONG]:
         return False
-    ms_with_pung(ms, s, d, True, ms2)
     if ps[s, P_DECLARED]:
-        before = legal_mask(conc[s], ms[s], own2, rv, tb, buf)
-        for i in range(N_KINDS):
-            c2[i] = conc[s, i]
-        c2[d] -= 3
-        own2[d] += 1
-        after = legal_mask(c2, ms2, own2, rv, tb, buf)
-        own2[d] -= 1
-        return before == after and before != 0
+        return mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2)
+    ms_with_pung(ms, s, d, True, ms2)
     return shanten_without(conc[s], d, 3, tb) <= shanten(conc[s], tb)
 
 

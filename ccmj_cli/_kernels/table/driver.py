@@ -35,8 +35,12 @@ from .layout import (
     EV_HUANG,
     EV_PASS,
     G_CUR,
+    G_DEALER,
     G_DECL_DISC,
     G_DRAWN,
+    G_NDISC,
+    G_PENDING,
+    G_PHASE,
     G_WINNER,
     N_DICE,
     N_WALL,
@@ -44,6 +48,10 @@ from .layout import (
     P_DISC,
     P_FIRST,
     P_PASSED,
+    PH_CLAIM,
+    PH_DRAW,
+    PH_OVER,
+    PH_SELF,
     R_DECLARED,
     R_DISCARDS,
     R_LEN,
@@ -53,9 +61,23 @@ from .settle import accumulate, finish, reset_result, self_draw_win
 from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
 from .wall import can_draw, deal, deal_hand, take, win_only_draw
 
-# phases of the turn loop
-PH_DRAW = 0
-PH_SELF = 1
+
+@njit(cache=True)
+def turn_options(ps, g, cur):
+    """What the turn of the seat on turn allows (RULES §7, special_kong_timing): (dealer_first:
+    the dealer's first turn, before any discard; no_bu: no 补 in this turn — the dealer's
+    first, or a first turn entered by a claim; allow_kong: kongs may be made in this turn — after
+    a draw, or in one of those two turns (special kongs; other kongs only after a draw or in the
+    dealer's first)). One place: the driver and ``actions`` ask it."""
+    dealer_first = ps[cur, P_FIRST] == 1 and cur == g[G_DEALER] and g[G_NDISC] == 0
+    # special_kong_timing first_turn: a first turn entered by a claim lays out special
+    # kongs but adds nothing to them (MIL 五-6-3), and makes no other kong before a draw
+    claimed_first = ps[cur, P_FIRST] == 2
+    # no 补 in either turn: not onto a kong laid out before, nor inside one laid out now
+    # (under 三风蛋 [1234z] is [123z] + a 补 of 4z)
+    no_bu = dealer_first or claimed_first
+    allow_kong = g[G_DRAWN] >= 0 or no_bu
+    return dealer_first, no_bu, allow_kong
 
 
 @njit(cache=True)
@@ -77,6 +99,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     while True:
         cur = g[G_CUR]
         if phase == PH_DRAW:
+            g[G_PHASE] = PH_DRAW
             # the wall's end first: with no draw left there is no look either (RULES §6: the
             # look is at his next draw, and there is none: the hand is drawn)
             if not can_draw(g, tp, rv):
@@ -107,14 +130,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
                 continue
 
         # ---------------- the player on turn holds 3k+2 tiles: win, special kongs, kongs
-        dealer_first = ps[cur, P_FIRST] == 1 and cur == dealer and res[R_DISCARDS] == 0
-        # special_kong_timing first_turn: a first turn entered by a claim lays out special
-        # kongs but adds nothing to them (MIL 五-6-3), and makes no other kong before a draw
-        claimed_first = ps[cur, P_FIRST] == 2
-        # no 补 in either turn: not onto a kong laid out before, nor inside one laid out now
-        # (under 三风蛋 [1234z] is [123z] + a 补 of 4z)
-        no_bu = dealer_first or claimed_first
-        allow_kong = g[G_DRAWN] >= 0 or no_bu
+        g[G_PHASE] = PH_SELF
+        dealer_first, no_bu, allow_kong = turn_options(ps, g, cur)
         while True:
             if g[G_DRAWN] >= 0 and (
                 mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws)
@@ -147,6 +164,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         pond[d] += 1
         ps[cur, P_DISC] |= np.int64(1) << d
         res[R_DISCARDS] += 1
+        g[G_NDISC] += 1
         event(ev, g, EV_DISCARD, cur, d, 0, 0)
         if wants_declare(tab, ws, cur, bots, rv, tb, n_live):
             ps[cur, P_DECLARED] = 1
@@ -156,6 +174,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
 
         # ---------------- claims: 胡 (截胡) > 碰/杠 > 吃
+        g[G_PHASE] = PH_CLAIM
+        g[G_PENDING] = d
         c = claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d)
         if c == CLAIM_WIN:
             break
@@ -167,6 +187,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         g[G_DRAWN] = -1
         phase = PH_DRAW
 
+    g[G_PHASE] = PH_OVER
     finish(g, kpay, ev, res)
     return g
 

@@ -43,7 +43,18 @@ G_DISCARDER = 22  # the seat whose tile was won on (-1: self-drawn)
 G_DEALER = 23
 G_NO_BAO = 24  # 1: no tile in the wall can serve as the bao (none for the rest of the hand)
 G_DECL_DISC = 25  # the seat that declared (报听) with the discard now claimed on (-1: none)
-G_LEN = 26
+G_PHASE = 26  # PH_*: what the table waits for now (a position says it; the driver keeps it)
+G_PENDING = 27  # the tile offered to the others: the discard (PH_CLAIM), a 加杠/补 tile (PH_ROB)
+G_PEND_KIND = 28  # PH_ROB: 1 a 加杠 tile, 2 a 补 tile
+G_NDISC = 29  # discards so far this hand (the dealer's first turn is the one before any)
+G_LEN = 30
+
+# g[G_PHASE]: what the table waits for
+PH_DRAW = 0  # the seat on turn (G_CUR, 3k+1 tiles) is to draw (a declared seat looks first)
+PH_SELF = 1  # the seat on turn holds 3k+2 tiles: win, kong, discard (and 报听)
+PH_CLAIM = 2  # the seat on turn discarded G_PENDING: the others may claim it
+PH_ROB = 3  # the seat on turn is adding G_PENDING (加杠 / 补): the others may rob it
+PH_OVER = 4  # the hand is over (won, or 荒庄)
 
 # --- per-seat state: ps[seat, P_*] (int64)
 P_DECLARED = 0  # 1 after 报听

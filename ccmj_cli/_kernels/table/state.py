@@ -60,6 +60,9 @@ from .layout import (
     G_HOW,
     G_LEN,
     G_NEV,
+    G_PEND_KIND,
+    G_PENDING,
+    G_PHASE,
     G_PHYS,
     G_REC,
     G_TAIL,
@@ -74,6 +77,7 @@ from .layout import (
     P_PASSED,
     P_SPECIAL,
     P_WKEY,
+    PH_SELF,
 )
 
 
@@ -133,6 +137,9 @@ def reset_table(tab, dealer, rec):
     g[G_DISCARDER] = -1
     g[G_DEALER] = dealer
     g[G_DECL_DISC] = -1
+    g[G_PHASE] = PH_SELF
+    g[G_PENDING] = -1
+    g[G_PEND_KIND] = 0
     ps[:, :] = 0
     for s in range(N_SEATS):
         ps[s, P_LOOKED] = -1

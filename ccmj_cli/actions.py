@@ -1,0 +1,192 @@
+"""Legal actions at a table position: what each seat may do now, grouped, with the outcome by
+priority when several seats claim one tile, and (explain) what the rules forbid now and why.
+
+The judgments are the table engine's (``_kernels.table.actions.legal_actions`` asks the phases'
+own kernels); wins carry the full score of ``ccmj score`` (``scoring.score``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels.table import actions as A
+from ._kernels.table.codes import CODE_NAMES
+from .position import SEATS, Position, PositionError
+
+HOW_NAMES = {L.HOW_SELF: "self", L.HOW_DISCARD: "discard", L.HOW_MOBAO: "mobao",
+             L.HOW_DUIBAO: "duibao"}  # fmt: skip
+GROUPS = ("win", "look", "bao_change", "special_kong", "bu", "ankong", "jiagang", "mingkong",
+          "pung", "rob_pung", "chow", "declare", "discard", "draw", "pass")  # fmt: skip
+GROUP_OF = {
+    A.A_WIN: "win", A.A_LOOK: "look", A.A_BAO_CHANGE: "bao_change", A.A_SPECIAL: "special_kong",
+    A.A_BU: "bu", A.A_ANKONG: "ankong", A.A_JIAGANG: "jiagang", A.A_MINGKONG: "mingkong",
+    A.A_PUNG: "pung", A.A_ROB_PUNG: "rob_pung", A.A_CHOW: "chow", A.A_DECLARE: "declare",
+    A.A_DISCARD: "discard", A.A_DRAW: "draw", A.A_PASS: "pass",
+}  # fmt: skip
+MELD_NAMES = ("chow", "pung", "kong", "ankong", "xuanfeng", "xi", "yaodan", "jiudan")
+
+_ENGINE: dict = {}
+
+
+def _engine():
+    """The compiled tables and scratch (loaded once)."""
+    if not _ENGINE:
+        from ._kernels.table.state import new_work
+        from ._kernels.tables import tables
+        from ._kernels.useful import useful_tables
+
+        _ENGINE["tb"] = tables()
+        _ENGINE["ws"] = new_work(useful_tables())
+        _ENGINE["out"] = A.new_actions()
+    return _ENGINE
+
+
+def _waits(mask: int) -> list[str]:
+    return [T.tile_name(t) for t in range(L.N_KINDS) if mask >> t & 1]
+
+
+def _score(p: Position, s: int, tile: int, how: int, src: int, tab) -> dict:
+    """The full score of the win, as ``ccmj score`` gives it (seats as at the table)."""
+    from .scoring import score
+
+    sp = p.seats[s]
+    c = sp.hand.copy()
+    if how in (L.HOW_SELF, L.HOW_MOBAO):
+        c[p.tile] -= 1
+    hand = T.Hand(c, tuple(m for m, _ in sp.melds))
+    rel = lambda x: SEATS[(x - p.dealer) % 4]  # noqa: E731 (score seats the dealer East)
+    kongs = []
+    for o, op in enumerate(p.seats):
+        if o == s:
+            continue
+        ks = "".join(m.text() for m, _ in op.melds if m.kind not in (L.MELD_CHOW, L.MELD_PUNG))
+        if ks:
+            kongs.append(f"{rel(o)}:{ks}")
+    declared = looked = False
+    if src >= 0:
+        from ._kernels.table.settle import declared_state
+
+        dstate = int(declared_state(tab[1], tab[0], src, p.variant.vector))
+        declared, looked = dstate >= 1, dstate == 2
+    win_tile = p.bao_tile if how in (L.HOW_MOBAO, L.HOW_DUIBAO) else tile
+    r = score(
+        hand, win=T.tile_name(win_tile), how=HOW_NAMES[how], seat=rel(s),
+        discarder=rel(src) if src >= 0 else None,
+        bao=T.tile_name(p.bao_tile) if how in (L.HOW_MOBAO, L.HOW_DUIBAO) else None,
+        kongs=",".join(kongs) or None, declared=declared, looked=looked, rules=p.variant,
+    ).to_dict()  # fmt: skip
+    back = {SEATS[(p.dealer + i) % 4]: i for i in range(4)}
+
+    def seats(d):
+        return {k: d[SEATS[back[k]]] for k in SEATS} if isinstance(d, dict) else d
+
+    for k in ("fan_by_seat", "payments", "kong_payments", "total", "total_amount"):
+        r[k] = seats(r[k])
+    r["seat"] = SEATS[s]
+    r["discarder"] = SEATS[src] if src >= 0 else None
+    for k in r["kongs"]:
+        k["seat"] = SEATS[(SEATS.index(k["seat"]) + p.dealer) % 4]
+    return r
+
+
+def _describe(p: Position, row, tab) -> dict:
+    kind, s, t, a, b, code, waits, fan, pri = (int(x) for x in row)
+    d: dict = {"action": A.ACTION_NAMES[kind], "seat": SEATS[s]}
+    if t >= 0:
+        d["tile"] = T.tile_name(t)
+    if kind == A.A_CHOW:
+        d["chow"] = T.format_tiles([a, a + 1, a + 2])
+    if kind == A.A_SPECIAL:
+        tl = []
+        while b:
+            tl.append(b % 64 - 1)
+            b //= 64
+        d["meld"] = "[" + T.format_tiles(tl[::-1], sort=False) + "]"
+        d["kind"] = MELD_NAMES[a]
+    if kind == A.A_BU:
+        d["onto"] = MELD_NAMES[a]
+    if kind in (A.A_PUNG, A.A_CHOW, A.A_MINGKONG, A.A_PASS, A.A_ROB_PUNG) and b >= 0:
+        d["from"] = SEATS[b]
+    if kind in (A.A_DISCARD, A.A_DECLARE):
+        d["tenpai"] = waits != 0
+        d["waits"] = _waits(waits)
+    if kind == A.A_LOOK:
+        d["duibao"] = bool(a)
+        if t < 0:
+            d["rolls"] = True  # (the first look rolls the bao)
+    if kind == A.A_WIN:
+        d["how"] = HOW_NAMES[a]
+        if b >= 0:
+            d["from"] = SEATS[b]
+        d["fan"] = fan
+    if code:
+        d["forbidden"] = CODE_NAMES[code]
+    elif kind == A.A_WIN or (kind == A.A_LOOK and a):
+        how = a if kind == A.A_WIN else L.HOW_DUIBAO
+        d["score"] = _score(p, s, t, how, b if kind == A.A_WIN else -1, tab)
+    return d
+
+
+def legal_actions(position: Position | dict | str, seat: str | int | None = None,
+                  explain: bool = False) -> dict:  # fmt: skip
+    """Every legal action of every seat that may act now (or of ``seat``), grouped by kind;
+    ``claims``: when several seats may claim one tile, who takes it (胡 nearest the discarder,
+    then 碰/杠, then 吃); ``forbidden`` (explain): the actions the rules forbid now, each with
+    the rule code that forbids it."""
+    p = position if isinstance(position, Position) else Position.from_json(position)
+    if isinstance(seat, str):
+        if seat.upper() not in SEATS or len(seat) != 1:
+            raise PositionError(f"bad seat '{seat}': expected E, S, W or N")
+        seat = SEATS.index(seat.upper())
+    from .simulate import table_params
+
+    e = _engine()
+    rv = p.variant.vector
+    tp = table_params(p.variant)
+    tab, known = p.state()
+    p.finish_state(tab, e["ws"], rv, e["tb"])
+    out = e["out"]
+    n = int(A.legal_actions(tab, e["ws"], rv, e["tb"], tp, known, out))
+    rows = out[: min(n, out.shape[0])].copy()
+    per: dict = {}
+    forbidden = []
+    for row in rows:
+        s = int(row[A.AC_SEAT])
+        if seat is not None and s != seat:
+            continue
+        d = _describe(p, row, tab)
+        if row[A.AC_CODE]:
+            forbidden.append(d)
+            continue
+        g = per.setdefault(SEATS[s], {})
+        g.setdefault(GROUP_OF[int(row[A.AC_KIND])], []).append(
+            {k: v for k, v in d.items() if k not in ("action", "seat")}
+        )
+    result: dict = {
+        "phase": ("draw", "turn", "claim", "rob", "over")[p.phase()],
+        "on_turn": SEATS[p.cur],
+        "seats": {s: {k: per[s][k] for k in GROUPS if k in per[s]} for s in SEATS if s in per},
+        "unknown": [SEATS[s] for s in range(4) if not known[s]],
+    }
+    if p.phase() in (2, 3):
+        claims = [r for r in rows if r[A.AC_CODE] == 0 and r[A.AC_PRI] > 0]
+        claims.sort(key=lambda r: -int(r[A.AC_PRI]))
+        order = []
+        for r in claims:
+            d = _describe(p, r, tab)
+            order.append({k: d[k] for k in ("seat", "action", "tile", "chow") if k in d})
+        result["claims"] = {
+            "priority": order,
+            "takes": order[0] if order else None,
+            "jiehu": sum(1 for r in claims if r[A.AC_KIND] == A.A_WIN) > 1,
+        }
+    if explain:
+        result["forbidden"] = forbidden
+    return result
+
+
+def actions_counts(result: dict) -> np.ndarray:
+    """(tests) the number of legal actions per seat."""
+    return np.array([sum(len(v) for v in result["seats"].get(s, {}).values()) for s in SEATS])

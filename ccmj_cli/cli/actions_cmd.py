@@ -1,0 +1,49 @@
+"""ccmj actions: every legal action at a table position (a position JSON file)."""
+
+from typing import Annotated
+
+import typer
+
+from .common import JsonOpt, emit, handles_errors
+
+
+def _read(path: str) -> str:
+    from ..position import PositionError
+
+    try:
+        if path == "-":
+            import sys
+
+            return sys.stdin.read()
+        with open(path, encoding="utf-8-sig") as f:
+            return f.read(1 << 20)
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionError(f"cannot read position '{path}': {getattr(e, 'strerror', None) or e}")
+
+
+def register(app: typer.Typer):
+    @app.command()
+    @handles_errors
+    def actions(
+        position: Annotated[
+            str, typer.Argument(help="A position JSON file (docs/position.md), or - for stdin.")
+        ],
+        seat: Annotated[
+            str | None, typer.Option("--seat", help="Only this seat's actions (E S W N).")
+        ] = None,
+        explain: Annotated[
+            bool,
+            typer.Option(
+                "--explain", help="Also list every action the rules forbid now, with its rule."
+            ),
+        ] = False,
+        json: JsonOpt = False,
+    ):
+        """Every legal action of every seat that may act now: win (with its score), claims and
+        their priority, kongs, 报听, the bao, discards (with the waits each leaves)."""
+        # (compiled kernels: the table engine always runs compiled)
+        from ..actions import legal_actions
+        from ..output import render_actions
+
+        text = _read(position)
+        emit(legal_actions(text, seat, explain), json, render_actions)

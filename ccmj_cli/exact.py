@@ -18,6 +18,7 @@ stays within a size limit; ``gain`` says what the last widening added.
 3.0
 """
 
+import atexit
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import tiles as T
+from ._kernels import cache
 from ._kernels import exact as K
 from ._kernels import layout as L
 from ._kernels import legal as LG
@@ -185,6 +187,72 @@ def run_stoppable(fn, stop: np.ndarray, event, *args):
 
 
 _WARM = []
+_MEMOS = {}  # the rule vector's bytes -> (legal-distance memo, its masks), between analyses
+_MEMO_LOCK = threading.Lock()
+
+
+_MEMO_FIELDS = ("keys", "vals", "meta", "rows", "scratch", "flag", "rm", "nd")
+_MEMO_SAVED = {}  # the rule vector's bytes -> rows in the memo as loaded or last saved
+
+
+def _memo_name(rv) -> str:
+    import hashlib
+
+    return "legal-" + hashlib.sha256(rv.tobytes()).hexdigest()[:12]
+
+
+def _memo_load(rv):
+    """The memo saved by an earlier process (same kernel sources, same rules), checked for
+    shape; else a new one."""
+    a = cache.load_memo(_memo_name(rv))
+    fresh = (LG.new_memo(rv), LG.new_masks())
+    if a is None or set(a) != set(_MEMO_FIELDS):
+        return fresh
+    n, cap = int(a["meta"][0]), a["vals"].shape[0]
+    ok = (
+        a["keys"].shape == (cap, 4) and a["meta"].shape == (2,) and a["meta"][1] == cap - 1
+        and cap & (cap - 1) == 0 and 2 * n <= cap and a["rows"].shape[1:] == (LG.ROW_LEN, LG.N_T)
+        and n <= a["rows"].shape[0] and a["flag"].shape[0] == a["rm"].shape[0] == a["nd"].shape[0]
+        and a["scratch"].shape == fresh[0][4].shape and int((a["vals"] >= 0).sum()) == n
+        and all(a[k].dtype == (np.int8 if k == "flag" else np.int64) for k in _MEMO_FIELDS)
+    )  # fmt: skip
+    if not ok:
+        return fresh
+    return tuple(a[k] for k in _MEMO_FIELDS[:5]), tuple(a[k] for k in _MEMO_FIELDS[5:])
+
+
+def _memo_take(rv):
+    """The process's legal-distance memo for ``rv`` (the one saved by an earlier process, or a
+    new one, if none is free): each suit row is computed once, not once an analysis. Hand it
+    back with _memo_give."""
+    key = rv.tobytes()
+    with _MEMO_LOCK:
+        got = _MEMOS.pop(key, None)
+        if got is None and key not in _MEMO_SAVED:
+            got = _memo_load(rv)
+            _MEMO_SAVED[key] = int(got[0][2][0])
+    return got if got is not None else (LG.new_memo(rv), LG.new_masks())
+
+
+def _memo_give(rv, memo, mk) -> None:
+    with _MEMO_LOCK:
+        _MEMOS[rv.tobytes()] = (memo, mk)
+
+
+def save_memos() -> None:
+    """Save the memos that grew, for the next process (called at exit)."""
+    with _MEMO_LOCK:
+        for key, (memo, mk) in _MEMOS.items():
+            if int(memo[2][0]) > _MEMO_SAVED.get(key, 0):
+                rv = np.frombuffer(key, np.int64)
+                m = max(int(memo[2][0]), 16)  # (the rows in use; the arrays grow again)
+                arrays = (*memo[:3], memo[3][:m], memo[4], mk[0][:m], mk[1][:m], mk[2][:m])
+                cache.save_memo(_memo_name(rv), dict(zip(_MEMO_FIELDS, arrays)))
+                _MEMO_SAVED[key] = int(memo[2][0])
+
+
+atexit.register(save_memos)
+
 
 
 def _warm(rv, tb) -> None:
@@ -197,8 +265,11 @@ def _warm(rv, tb) -> None:
     base = np.full(L.N_KINDS, 4, np.int64)
     kill = np.zeros(1, np.int64)
     ms = np.zeros(L.MS_LEN, np.int64)
-    g = K.build(c, c[0], base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 1, 1, 1, 10, kill)
-    _, roots, states, s_c, edges, succ = g
+    memo, mk = _memo_take(rv)
+    g = K.build(c, c[0], base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 1, 1, 1, 10, kill,
+                memo, mk)  # fmt: skip
+    _memo_give(rv, g[6], g[7])
+    _, roots, states, s_c, edges, succ = g[:6]
     _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
     K.forward(int(roots[0]), states, edges, succ, dec, 100, 1, np.zeros((3, 4)))
     K.follow(1, 1, int(roots[0]), s_c, states, edges, succ, dec, base, 100, 1,
@@ -211,8 +282,12 @@ def _warm(rv, tb) -> None:
 def _solve(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n, total, obj,
            max_states, stop, kill):  # fmt: skip
     """Build and solve the graph for one search limit: (graph, w0, e0, dec)."""
+    memo, mk = _memo_take(rv)
     graph = run_stoppable(K.build, kill, stop, roots_c, c_ref, base, meld_own, ms, rv, tb,
-                          declare, dealer, limit, n, max_states, kill)  # fmt: skip
+                          declare, dealer, limit, n, max_states, kill, memo,
+                          mk)  # fmt: skip
+    _memo_give(rv, graph[6], graph[7])
+    graph = graph[:6]
     if graph[0] == K.TOO_BIG:
         raise BeyondReach(f"more than {max_states:,} states")
     if graph[0] == K.STOPPED:
@@ -278,8 +353,12 @@ def analyze(
     _warm(rv, tb)
     if ready is not None:
         ready()
-    memo = LG.new_memo(rv)
-    d0 = min(LG.distance(c.copy(), ms, rv, memo)[0] for _, c in starts)
+    memo, mk = _memo_take(rv)
+    d0 = LG.INF
+    for _, c in starts:
+        d, memo = LG.distance(c.copy(), ms, rv, memo)
+        d0 = min(d0, d)
+    _memo_give(rv, memo, mk)
     t0 = time.perf_counter()
     args = (roots_c, c0, base, meld_own, ms, rv, tb, int(declare), 0 if dealer else 1)
     if limit is not None:
@@ -301,6 +380,7 @@ def analyze(
     graph, w0, e0, dec = solved
     status, roots, states, s_c, edges, succ = graph
     results = []
+    memo, mk = _memo_take(rv)
     out = np.zeros((3, n + 3))  # (row 2 holds three numbers)
     for i, (d, c13) in enumerate(starts):
         K.forward(int(roots[i]), states, edges, succ, dec, total, n, out)
@@ -330,6 +410,7 @@ def analyze(
                 ),
             )
         )
+    _memo_give(rv, memo, mk)
     if obj == K.OBJ_WIN:
         results.sort(key=lambda x: (-round(x[0][0], 12), -round(x[0][1], 9)))
     else:

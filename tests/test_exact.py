@@ -8,6 +8,9 @@ import math
 
 import numpy as np
 import pytest
+import strategies as S
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from ccmj_cli import exact as X
 from ccmj_cli import odds as O
@@ -288,3 +291,49 @@ def test_numpy_arrays_and_json():
     assert d["method"] == "exact" and len(d["results"]) == 12 and d["pool"] == "hand_only"
     assert len(d["results"][0]["win_by_turn"]) == 6 == len(d["results"][0]["tenpai_by_turn"])
     assert hand_waits("123m456p789s1112s").tenpai
+
+
+# --- random hands one to three tiles off a win --------------------------------------------------
+
+
+@st.composite
+def near_hands(draw):
+    """A 13-tile hand a few tiles off a complete one: a random complete hand (up to two melds),
+    2-4 of its concealed tiles replaced by random ones (at most 4 copies a kind), one dropped."""
+    concealed, ms = draw(S.complete_hands(max_melds=2, specials=False))
+    used = [0] * 34
+    for t in concealed:
+        used[t] += 1
+    for _, tiles in ms:
+        for t in tiles:
+            used[t] += 1
+    n = draw(st.integers(2, 4))
+    idx = draw(st.lists(st.integers(0, len(concealed) - 1), min_size=n, max_size=n,
+                        unique=True))  # fmt: skip
+    for i in idx:
+        used[concealed[i]] -= 1
+    for i in idx:
+        t = draw(st.sampled_from([t for t in range(34) if used[t] < 4]))
+        used[t] += 1
+        concealed[i] = t
+    del concealed[draw(st.integers(0, len(concealed) - 1))]
+    return S.hand_text(sorted(concealed), ms)
+
+
+@settings(max_examples=S.examples(4))
+@given(near_hands(), st.integers(0, 2**16))
+def test_random_hands_equal_a_brute_force_and_beat_the_bot(hand, seed):
+    # short horizons keep the brute force and the search small: 2 draws against the brute
+    # force (every discard), 4 draws against the baseline bot's Monte Carlo in the same pool
+    rep = X.analyze(hand, draws=2)
+    r = rep.results[0]
+    assume(r.legal_shanten is not None and 1 <= r.legal_shanten <= 3)
+    assert rep.complete
+    want = BruteForce(hand).starts()[None]
+    for t in (1, 2):
+        assert abs(r.p_win[t] - want(t)) < 1e-12, (hand, t)
+    ex = X.analyze(hand, draws=4, limit=4).results[0]  # limit >= draws: the optimum
+    bot = O.odds(hand, draws=4, exact=False, pool="hand_only", trials=2000, seed=seed)
+    b = bot.results[0]
+    se = math.sqrt(b.p_win * (1 - b.p_win) / b.trials)
+    assert ex.p_win[-1] >= b.p_win - 3 * se - 1e-12, (hand, ex.p_win[-1], b.p_win)

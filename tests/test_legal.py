@@ -206,3 +206,40 @@ def test_swaps_equal_the_distance_of_each_draw_and_discard(tiles, v):
             c2[x] -= 1
             want, memo = G.distance(c2, ms, v.vector, memo)
             assert out[x] == want, (S.text_of(tiles), t, x)
+
+
+MELDED = ["12m3p[123s][555m]19p", "1m23p4s[111z][555m][999p]", "46m456p78s557z[777z]",
+          "11m456p789s12z66z1s"]  # fmt: skip
+
+
+@settings(max_examples=S.examples(40))
+@given(st.one_of(S.random_hands(sizes=(13,)).map(S.text_of), st.sampled_from(MELDED)),
+       S.variants())  # fmt: skip
+def test_masks_give_the_distance_of_each_draw_and_discard(text, v):
+    # one masked pass (mcontext, then mdraw per draw) against a fresh distance per neighbour:
+    # d(c + t) = d - [t in nd], and after drawing t, d(c + t - x) = d14 + 1 - [x in rm]
+    from ccmj_cli._kernels.layout import MS_SETS, RV_QIDUI
+
+    h = T.parse_hand(text, v.meld_rules)
+    ms = h.meld_summary()
+    assume(not (v.vector[RV_QIDUI] and ms[MS_SETS] == 0))  # (七对 takes the other path)
+    c = h.concealed.copy()
+    memo, mk, mcx = G.new_memo(v.vector), G.new_masks(), G.new_mcontext()
+    d, nd, memo, mk = G.mcontext(c.copy(), ms, v.vector, memo, mk, mcx)
+    assert d == G.distance(c.copy(), ms, v.vector, memo)[0]
+    for t in range(34):
+        if c[t] == 4:
+            continue
+        c2 = c.copy()
+        c2[t] += 1
+        want, memo = G.distance(c2.copy(), ms, v.vector, memo)
+        assert (G.INF if d >= G.INF else d - (nd >> t & 1)) == want, (text, t)
+        d14, rm, memo, mk = G.mdraw(t, v.vector, memo, mk, mcx)
+        assert d14 == want
+        for x in range(34):
+            if c2[x] == 0:
+                continue
+            c3 = c2.copy()
+            c3[x] -= 1
+            want3, memo = G.distance(c3, ms, v.vector, memo)
+            assert (G.INF if d14 >= G.INF else d14 + 1 - (rm >> x & 1)) == want3, (text, t, x)

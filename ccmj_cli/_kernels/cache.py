@@ -302,3 +302,51 @@ def numba_cache_dir() -> Path | None:
 
     folder = root / f"numba-{__version__}-{kernel_sources_hash()}"
     return folder if _writable(folder) else None
+
+
+# --- memos kept between processes -------------------------------------------------------------
+
+
+def memo_path(name: str) -> Path | None:
+    """Where a kernel memo called ``name`` is kept between processes (``memo-<name>-<kernel
+    sources hash>.npz``: a memo holds what the kernels of these sources computed), or None
+    when nothing can be cached."""
+    root = writable_root()
+    if root is None:
+        return None
+    return root / f"memo-{name}-{kernel_sources_hash()}.npz"
+
+
+def load_memo(name: str) -> dict | None:
+    """The arrays of a memo saved by ``save_memo``, or None (none saved, or unreadable: the
+    caller starts afresh and the file is replaced at the next save)."""
+    path = memo_path(name)
+    if path is None or not path.exists():
+        return None
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            return {k: f[k] for k in f.files}
+    except (OSError, ValueError, EOFError, KeyError):
+        return None
+
+
+def save_memo(name: str, arrays: dict) -> None:
+    """Write a memo's arrays (atomically: a temporary file, then renamed; a failure to write
+    only means the next process computes them again)."""
+    path = memo_path(name)
+    if path is None:
+        return
+    import tempfile
+
+    import numpy as np
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".memo-", suffix=".npz")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)

@@ -29,7 +29,18 @@ from . import hashtab as HT
 from . import legal as LG
 from .jit import njit
 from .judge import W_COLS, W_LEGAL, judge_waits, judge_win, may_declare
-from .layout import HOW_SELF, N_FAN, N_KINDS, N_SEATS, RD_HAOHUA, RD_JIAHU, RD_LEN, RD_PIAO
+from .layout import (
+    HOW_SELF,
+    MS_SETS,
+    N_FAN,
+    N_KINDS,
+    N_SEATS,
+    RD_HAOHUA,
+    RD_JIAHU,
+    RD_LEN,
+    RD_PIAO,
+    RV_QIDUI,
+)
 from .score import fan_items, settle
 
 OBJ_WIN = 0
@@ -151,12 +162,13 @@ def _state(c, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm, states
 
 @njit(cache=True, nogil=True)
 def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_draws,
-          max_states, stop):  # fmt: skip
+          max_states, stop, memo, mk):  # fmt: skip
     """Build the state graph from the start hands (rows of ``roots_c``, 3k+1 concealed tiles)
     over the hands with x + d <= ``limit`` (x counted against ``c_ref``, the hand as given).
-    ``base[t]``: 4 - visible - meld copies. Returns (status, roots, states, s_c, edges, succ);
-    ``stop``: int64[1], set it to stop early (status STOPPED)."""
-    memo = LG.new_memo(rv)
+    ``base[t]``: 4 - visible - meld copies. ``memo``, ``mk``: the legal-distance memo
+    (LG.new_memo(rv)) and its masks (LG.new_masks()), kept by the caller from one build to the
+    next (the suit rows are most of the work). Returns (status, roots, states, s_c, edges,
+    succ, memo, mk); ``stop``: int64[1], set it to stop early (status STOPPED)."""
     sk, sv, sm = HT.new(4096)
     states = np.zeros((1024, S_COLS), np.int64)
     s_c = np.zeros((1024, N_KINDS), np.uint8)
@@ -180,6 +192,11 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     w14 = np.zeros((1024, N_KINDS), np.int64)
     n_w = 0
     cx = LG.new_context()
+    # standard forms: every draw's and every discard's distance from the masks of one pass
+    # (LG.mcontext / LG.mdraw); with 七对 the per-neighbour kernels (adds / swaps)
+    masked = not (rv[RV_QIDUI] and ms[MS_SETS] == 0)
+    mcx = LG.new_mcontext()
+    nd_mask = np.int64(0)
 
     for r in range(roots_c.shape[0]):
         for i in range(N_KINDS):
@@ -231,10 +248,15 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
             if lock:
                 continue  # (drawn and thrown: the state stays)
             if not have_cx:
-                memo = LG.context(c, ms, rv, memo, cx)
-                memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
+                if masked:
+                    _, nd_mask, memo, mk = LG.mcontext(c, ms, rv, memo, mk, mcx)
+                else:
+                    memo = LG.context(c, ms, rv, memo, cx)
+                    memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
                 have_cx = True
                 have_sw = True
+            if masked:
+                d14[t] = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
             # a discard leaves at least the 14 tiles' distance, and removes at most one new
             # tile: skip the draw when no discard but the drawn tile can stay in the region
             c[t] += 1
@@ -245,11 +267,26 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
             if x14 - 1 + d14[t] > limit or d14[t] > n_draws:
                 continue
             # each discard's legal distance, once per 14-tile hand (many states share one)
-            c[t] += 1
-            ka, kb = _key2(c)
-            c[t] -= 1
-            row = HT.get(wk, wv, wm, ka, kb, 0, 0)
-            if row < 0:
+            if masked:
+                dd, rm, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
+                c[t] += 1
+                for i in range(N_KINDS):
+                    if c[i] == 0 or dd >= LG.INF:
+                        dists[i] = LG.INF
+                    else:
+                        dists[i] = dd + 1 - (rm >> i & 1)
+                c[t] -= 1
+                row = 0
+                ka = 0
+                kb = 0
+            else:
+                c[t] += 1
+                ka, kb = _key2(c)
+                c[t] -= 1
+                row = HT.get(wk, wv, wm, ka, kb, 0, 0)
+            if masked:
+                pass
+            elif row < 0:
                 if not have_sw:
                     memo = LG.context(c, ms, rv, memo, cx)
                     have_sw = True
@@ -298,7 +335,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                 n_e += 1
         states[s, S_E1] = n_e
         s += 1
-    return status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q]
+    return status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk
 
 
 @njit(cache=True, inline="always")

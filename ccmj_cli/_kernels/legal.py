@@ -607,3 +607,280 @@ def useful_mask(c, ms, rv, memo, d):
         if out[t] < d:
             m |= np.int64(1) << t
     return m, memo
+
+
+# --- distances with masks: every draw and every discard of one hand in one pass ----------------
+# Adding a tile lowers the legal distance by at most one and removing one raises it by at most
+# one (a hand with more tiles is never farther). So d(c + y) is d(c) - 1 or d(c), and for a
+# 14-tile hand d(c - x) is d(c) or d(c) + 1: one bit a tile. A group's memo row carries, per
+# entry (features r, target t), the mask of its tiles whose removal keeps the entry (``rm``)
+# and of those whose addition lowers it (``nd``); min-plus merges OR the masks of the choices
+# that tie at the minimum. Then d(c - x) = d(c) exactly when x is in the ``rm`` mask of some
+# optimal combination, and d(c + y) = d(c) - 1 exactly when y is in the ``nd`` mask of one (the
+# entry of x's group can only rise, by at most one, so only an optimal combination whose entry
+# stays can keep the minimum). Standard forms only: 七对 goes through ``adds``/``swaps``.
+# A masked table: int64[3, 4, N_T] — values, rm masks, nd masks (bits: the 34 kinds).
+
+
+@njit(cache=True)
+def new_masks():
+    """The per-row masks beside a memo: (computed flag, rm, nd), indexed by memo row."""
+    return (np.zeros(512, np.int8), np.zeros((512, ROW_LEN, N_T), np.int64),
+            np.zeros((512, ROW_LEN, N_T), np.int64))  # fmt: skip
+
+
+@njit(cache=True)
+def row_masks(n, key, g, rv, memo, mk, want):
+    """Fill the masks of memo row ``n`` (group g, its key) if not yet done: ``want`` 1 the rm
+    masks, 2 the nd masks, 3 both (each costs the rows of the neighbouring keys, and a suit
+    row is the expensive part). Returns (memo, mk)."""
+    flag, rm, nd = mk
+    if n >= flag.shape[0]:
+        cap = flag.shape[0]
+        while cap <= n:
+            cap *= 2
+        f2 = np.zeros(cap, np.int8)
+        r2 = np.zeros((cap, ROW_LEN, N_T), np.int64)
+        n2 = np.zeros((cap, ROW_LEN, N_T), np.int64)
+        f2[: flag.shape[0]] = flag
+        r2[: flag.shape[0]] = rm
+        n2[: flag.shape[0]] = nd
+        flag, rm, nd = f2, r2, n2
+    todo = want & ~flag[n]
+    if todo == 0:
+        return memo, (flag, rm, nd)
+    base = 27 if g == 3 else 9 * g
+    for r in range(ROW_LEN):
+        for t in range(N_T):
+            if todo & 1:
+                rm[n, r, t] = 0
+            if todo & 2:
+                nd[n, r, t] = 0
+    k = key
+    for i in range(7 if g == 3 else 9):
+        cnt = k % 5
+        k //= 5
+        bit = np.int64(1) << (base + i)
+        if cnt > 0 and todo & 1:
+            j, memo = key_row(key - _PW[i], g, rv, memo)
+            rows = memo[3]
+            for r in range(ROW_LEN):
+                for t in range(N_T):
+                    if rows[n, r, t] < INF and rows[j, r, t] == rows[n, r, t]:
+                        rm[n, r, t] |= bit
+        if cnt < 4 and todo & 2:
+            j, memo = key_row(key + _PW[i], g, rv, memo)
+            rows = memo[3]
+            for r in range(ROW_LEN):
+                for t in range(N_T):
+                    if rows[n, r, t] < INF and rows[j, r, t] == rows[n, r, t] - 1:
+                        nd[n, r, t] |= bit
+    flag[n] |= todo
+    return memo, (flag, rm, nd)
+
+
+@njit(cache=True, inline="always")
+def _tie(out, dst, src, t):
+    """out[., dst, t] = the better of itself and out[., src, t] (masks OR-ed on a tie)."""
+    if out[0, src, t] < out[0, dst, t]:
+        out[0, dst, t] = out[0, src, t]
+        out[1, dst, t] = out[1, src, t]
+        out[2, dst, t] = out[2, src, t]
+    elif out[0, src, t] == out[0, dst, t] and out[0, src, t] < INF:
+        out[1, dst, t] |= out[1, src, t]
+        out[2, dst, t] |= out[2, src, t]
+
+
+@njit(cache=True)
+def _mmerge(a, b, out):
+    """_merge on masked tables."""
+    for r in range(4):
+        for t in range(N_T):
+            out[0, r, t] = INF
+            out[1, r, t] = 0
+            out[2, r, t] = 0
+    for r1 in range(4):
+        for r2 in range(4):
+            r = r1 | r2
+            for ta in range(N_T):
+                va = a[0, r1, ta]
+                if va >= INF:
+                    continue
+                for tb in range(N_T - ta):
+                    if ta % 2 + tb % 2 > 1:
+                        continue
+                    vb = b[0, r2, tb]
+                    if vb >= INF:
+                        continue
+                    v = va + vb
+                    t = ta + tb
+                    if v < out[0, r, t]:
+                        out[0, r, t] = v
+                        out[1, r, t] = a[1, r1, ta] | b[1, r2, tb]
+                        out[2, r, t] = a[2, r1, ta] | b[2, r2, tb]
+                    elif v == out[0, r, t]:
+                        out[1, r, t] |= a[1, r1, ta] | b[1, r2, tb]
+                        out[2, r, t] |= a[2, r1, ta] | b[2, r2, tb]
+    for t in range(N_T):
+        _tie(out, 1, 3, t)
+        _tie(out, 2, 3, t)
+        _tie(out, 0, 1, t)
+        _tie(out, 0, 2, t)
+
+
+@njit(cache=True)
+def _mtable(rows, rm, nd, n, v_kind, required, out):
+    """_table on masked rows: memo row n in a scenario."""
+    for r in range(4):
+        rr = r if v_kind == 1 else 4
+        for t in range(N_T):
+            out[0, r, t] = rows[n, rr, t]
+            out[1, r, t] = rm[n, rr, t]
+            out[2, r, t] = nd[n, rr, t]
+        if required:
+            out[0, r, 0] = INF
+            out[1, r, 0] = 0
+            out[2, r, 0] = 0
+
+
+@njit(cache=True)
+def _mbest(comp, need, t_all, out):
+    """out[., r1, t1] = the best of comp[., r2, t_all - t1] over r2 with (r1 | r2) ⊇ need (a
+    group's complement, so that the whole hand is min over r1, t1 of the group's entry + out)."""
+    for r1 in range(4):
+        for t1 in range(N_T):
+            out[0, r1, t1] = INF
+            out[1, r1, t1] = 0
+            out[2, r1, t1] = 0
+            t2 = t_all - t1
+            if t2 < 0 or t2 >= N_T or t2 % 2 + t1 % 2 > 1:
+                continue
+            for r2 in range(4):
+                if (r1 | r2) & need != need:
+                    continue
+                v = comp[0, r2, t2]
+                if v >= INF:
+                    continue
+                if v < out[0, r1, t1]:
+                    out[0, r1, t1] = v
+                    out[1, r1, t1] = comp[1, r2, t2]
+                    out[2, r1, t1] = comp[2, r2, t2]
+                elif v == out[0, r1, t1]:
+                    out[1, r1, t1] |= comp[1, r2, t2]
+                    out[2, r1, t1] |= comp[2, r2, t2]
+
+
+@njit(cache=True, inline="always")
+def _mfinal(tab, bc, res):
+    """Fold min over (r1, t1) of tab + bc into res = [value, rm, nd] (ties OR-ed)."""
+    for r1 in range(4):
+        for t1 in range(N_T):
+            va = tab[0, r1, t1]
+            vb = bc[0, r1, t1]
+            if va >= INF or vb >= INF:
+                continue
+            v = va + vb
+            if v < res[0]:
+                res[0] = v
+                res[1] = tab[1, r1, t1] | bc[1, r1, t1]
+                res[2] = tab[2, r1, t1] | bc[2, r1, t1]
+            elif v == res[0]:
+                res[1] |= tab[1, r1, t1] | bc[1, r1, t1]
+                res[2] |= tab[2, r1, t1] | bc[2, r1, t1]
+
+
+@njit(cache=True)
+def new_mcontext():
+    """Scratch for ``mcontext``: (tabs, best, tmp, req, need, kind, keys, meta, res)."""
+    return (
+        np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # tabs[v, g]: group g alone
+        np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # best[v, g]: _mbest of the other groups
+        np.empty((4, 3, 4, N_T), np.int64),  # merges: 0-1, 2-3, and one complement
+        np.empty((MAXV, 4), np.int64),  # req[v, g]
+        np.empty(MAXV, np.int64),  # need[v]
+        np.empty(MAXV, np.int64),  # kind[v]
+        np.empty(4, np.int64),  # keys[g]
+        np.empty(2, np.int64),  # meta: scenarios, target t
+        np.empty(3, np.int64),  # a result: value, rm, nd
+    )
+
+
+@njit(cache=True)
+def mcontext(c, ms, rv, memo, mk, mcx):
+    """Fill ``mcx`` (from new_mcontext) for the 3k+1 tiles ``c`` (standard forms; the caller
+    handles 七对). Returns (distance, nd mask: the kinds whose draw lowers it, memo, mk)."""
+    tabs, best, tmp, req, need, kind, keys, meta, res = mcx
+    idx = np.empty(4, np.int64)
+    for g in range(4):
+        keys[g] = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
+        idx[g], memo = key_row(keys[g], g, rv, memo)
+        memo, mk = row_masks(idx[g], keys[g], g, rv, memo, mk, 3)
+    rows = memo[3]
+    specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
+    piao_melds = ms[MS_CHOWS] == 0 and specials_pung
+    nv = 0
+    if declared_sets(ms, rv) < 4 or piao_melds:
+        nd = 0
+        if ms[MS_PUNGS] == 0 and ms[MS_SPECIALS] == 0:
+            nd |= REQ_P
+        if ms[MS_YAOJIU] == 0:
+            nd |= REQ_Y
+        missing = 7 & ~meld_suits(ms, rv)
+        for waive in range(-1, 3):
+            if waive >= 0 and not (rv[RV_QUEMEN] and missing >> waive & 1):
+                continue
+            kind[nv] = 1
+            need[nv] = nd
+            for g in range(4):
+                req[nv, g] = 1 if (g < 3 and missing >> g & 1 and waive != g) else 0
+            nv += 1
+    if rv[RV_PIAO_EXEMPT] and piao_melds:
+        kind[nv] = 2
+        need[nv] = 0
+        for g in range(4):
+            req[nv, g] = 0
+        nv += 1
+    meta[0] = nv
+    meta[1] = 2 * (4 - ms[MS_SETS]) + 1
+    res[0] = INF
+    res[1] = 0
+    res[2] = 0
+    for v in range(nv):
+        for g in range(4):
+            _mtable(rows, mk[1], mk[2], idx[g], kind[v], req[v, g], tabs[v, g])
+        _mmerge(tabs[v, 0], tabs[v, 1], tmp[0])
+        _mmerge(tabs[v, 2], tabs[v, 3], tmp[1])
+        _mmerge(tabs[v, 1], tmp[1], tmp[2])
+        _mbest(tmp[2], need[v], meta[1], best[v, 0])
+        _mmerge(tabs[v, 0], tmp[1], tmp[2])
+        _mbest(tmp[2], need[v], meta[1], best[v, 1])
+        _mmerge(tmp[0], tabs[v, 3], tmp[2])
+        _mbest(tmp[2], need[v], meta[1], best[v, 2])
+        _mmerge(tmp[0], tabs[v, 2], tmp[2])
+        _mbest(tmp[2], need[v], meta[1], best[v, 3])
+        _mfinal(tabs[v, 0], best[v, 0], res)
+    if res[0] >= INF:
+        return INF, np.int64(0), memo, mk
+    return res[0], res[2], memo, mk
+
+
+@njit(cache=True)
+def mdraw(t, rv, memo, mk, mcx):
+    """For the hand of the context with t drawn: (its legal distance d14, rm mask: the kinds x
+    it holds whose discard leaves d14; any other discard leaves d14 + 1), memo, mk."""
+    tabs, best, tmp, req, need, kind, keys, meta, res = mcx
+    g = _group(t)
+    key = keys[g] + _PW[t - 9 * g]
+    n, memo = key_row(key, g, rv, memo)
+    memo, mk = row_masks(n, key, g, rv, memo, mk, 1)  # (its nd masks are not read)
+    rows = memo[3]
+    res[0] = INF
+    res[1] = 0
+    res[2] = 0
+    tab = tmp[3]
+    for v in range(meta[0]):
+        _mtable(rows, mk[1], mk[2], n, kind[v], req[v, g], tab)
+        _mfinal(tab, best[v, g], res)
+    if res[0] >= INF:
+        return INF, np.int64(0), memo, mk
+    return res[0], res[1], memo, mk

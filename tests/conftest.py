@@ -46,9 +46,10 @@ def make_variant(tmp_path):
 
 # --- one compiled cache for the session ------------------------------------------------------
 #
-# Every process of a run (this one, the xdist workers, every `ccmj` a test starts) finds the
-# compiled kernels in one cache folder: CCMJ_CACHE_DIR, set here for all of them (as the user
-# set it, else the folder ccmj would pick), so a test that changes HOME still shares it. Before
+# Every process of a run (this one, the xdist workers, every `ccmj` a test starts) runs this
+# checkout's source (PYTHONPATH) and finds the compiled kernels in one cache folder:
+# CCMJ_CACHE_DIR, set here for all of them (as the user set it, else the folder ccmj would
+# pick), so a test that changes HOME still shares it. Before
 # the first test, `ccmj warm-up` fills it — the table engine in one process, the hand, batch
 # and odds kernels in another, so a cold compile uses both cores once instead of every worker
 # and subprocess compiling the same kernels. With a warm cache this takes seconds. It runs when
@@ -72,10 +73,15 @@ def pytest_configure(config):
     from ccmj_cli._kernels.cache import cache_dir
 
     os.environ.setdefault("CCMJ_CACHE_DIR", str(cache_dir()))
+    # Every process runs this checkout's ccmj_cli, the `ccmj` program on PATH too (a README
+    # example): after a plain `pip install .` it would import the installed copy, and Numba
+    # keys its cache by the source file's path, so that copy would compile every kernel again.
+    root = Path(__file__).resolve().parents[1]
+    paths = [str(root), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     if not _whole_suite(config):
         return
-    root = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = dict(os.environ)
     env.pop("CCMJ_JIT", None)
     t0 = time.perf_counter()
     procs = [

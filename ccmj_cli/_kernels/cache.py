@@ -15,7 +15,7 @@ and the kernels compiled in every process that needs them.
   checked against its SHA-256 (50 ms for all tables), and a file that fails the check (empty,
   cut, the wrong shape, a damaged body) is rebuilt, never used.
 - ``numba-<version>-<hash>/``: Numba's cache of compiled kernels, one folder per ccmj version
-  and content of the kernel sources (``_kernels/*.py``). Numba re-validates a cached kernel
+  and content of the kernel sources (``_kernels/**/*.py``). Numba re-validates a cached kernel
   against its own source file only, so a kernel whose callee changed (a new version, an edited
   checkout) would otherwise run stale machine code; a new folder compiles everything afresh.
   Old folders are never used again and may be deleted.
@@ -279,16 +279,18 @@ def tables_built() -> bool:
 
 
 def kernel_sources_hash() -> str:
-    """A hash of every kernel source file (jit.py included: it sets how they compile; this file,
-    which holds no kernel, not): any change to any of them is a new Numba cache."""
+    """A hash of every kernel source file, the table engine's (``table/``) too (jit.py included:
+    it sets how they compile; this file and progress.py, which hold no kernel, not): any change
+    to any of them is a new Numba cache."""
     import hashlib
 
     h = hashlib.sha256()
     here = Path(__file__).parent
-    for path in sorted(here.glob("*.py")):
-        if path.name == "cache.py":
+    for path in sorted(here.rglob("*.py")):
+        rel = path.relative_to(here).as_posix()
+        if rel in ("cache.py", "progress.py"):
             continue
-        h.update(path.name.encode() + b"\0")
+        h.update(rel.encode() + b"\0")
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

@@ -126,6 +126,10 @@ def _compile(fn, kwargs: dict):
     cached = kwargs.get("cache", False) and _setup_numba_cache()
     from numba import njit as numba_njit
 
+    from .progress import install
+
+    install()  # a terminal sees what compiles on a first run (nothing when the cache is warm)
+
     if not cached:
         return numba_njit(**{**kwargs, "cache": False})(fn)
     try:

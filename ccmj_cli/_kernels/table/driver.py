@@ -2,9 +2,9 @@
 
 ``play_hand`` plays a hand from a given wall (tile kinds in draw order) and dealer; it is
 deterministic, so a fixed wall is a replay and a test fixture. A session shuffles walls from an
-explicit seed (splitmix64, seeded at the session start) and rotates the dealer; ``run_pieces``
-plays pieces of many sessions in parallel threads, each adding to its own statistics row, and
-``record_pieces`` does the same keeping every hand for the log; so results do not depend on the
+explicit seed (splitmix64, seeded at the session start) and rotates the dealer; ``pieces``
+plays pieces of many sessions in parallel threads, each adding to its own statistics row, or
+keeping every hand's result, or every hand for the log; so results do not depend on the
 number of threads, nor on how a run is cut into pieces.
 
 The driver only sequences the phases of a hand; each rule lives in the module of its phase:
@@ -22,7 +22,7 @@ import numpy as np
 from numba import config, get_num_threads, prange, set_num_threads
 
 from ..jit import compiled_njit as njit
-from ..layout import N_SEATS
+from ..layout import N_KINDS, N_SEATS
 from .bao import check_bao_dead, look_at_draw, mobao_win
 from .bots import choose_discard_at, wants_declare, wants_special
 from .claims import CLAIM_NONE, CLAIM_WIN, claims_on_discard
@@ -42,6 +42,8 @@ from .layout import (
     G_PENDING,
     G_PHASE,
     G_WINNER,
+    MAX_MELDS,
+    MELD_COLS,
     N_DICE,
     N_WALL,
     P_DECLARED,
@@ -56,6 +58,7 @@ from .layout import (
     R_DISCARDS,
     R_LEN,
     R_NEXT_DEALER,
+    S_LEN,
 )
 from .settle import accumulate, finish, reset_result, self_draw_win
 from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
@@ -197,102 +200,119 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
 # every wall and rolls every die). It is played in pieces: each call plays ``counts[i]`` more
 # hands of session i from its random state ``rs[i]`` and dealer ``dealers[i]``, and leaves both
 # where the next piece goes on, so how a run is cut into pieces changes nothing.
+#
+# One compiled entry point, ``pieces``, serves the three ways of playing (statistics only, every
+# hand's result, every hand recorded for the log), chosen by ``mode`` at run time: Numba
+# re-optimises the whole engine for every kernel that calls it, so one entry kernel (not three)
+# and one specialisation of ``play_hand`` (``rec`` a run-time boolean, never a literal: a literal
+# True and False would be two more) compile the engine a third as often. The unused outputs of a
+# mode are empty arrays; ``run_pieces``, ``result_pieces`` and ``record_pieces`` are the three
+# modes with their own arguments.
+MODE_STATS = 0  # statistics only (``out``)
+MODE_RESULTS = 1  # and every hand's result vector (``results``)
+MODE_RECORD = 2  # every hand's wall, dice, result, events and final state (the log)
+
+
 @njit(cache=True)
-def play_piece(rs, dealers, i, n, rv, tb, ut, tp, bots, st):
-    """``n`` more hands of session i; their statistics are added to ``st`` (S_* layout)."""
+def piece(
+    mode, rs, dealers, i, n, rv, tb, ut, tp, bots, st, walls, dices, results, events, concs,
+    melds, n_melds, ponds, melded_out,
+):  # fmt: skip
+    """``n`` more hands of session i; their statistics are added to ``st`` (S_* layout). Mode
+    MODE_RESULTS also keeps every hand's result vector (rows 0..n-1 of ``results``), MODE_RECORD
+    every hand's wall, dice, result, events and final state (rows 0..n-1 of the outputs)."""
+    rec = mode == MODE_RECORD
+    keep = mode != MODE_STATS
     wall = np.zeros(N_WALL, np.int64)
     dice = np.zeros(N_DICE, np.int64)
     ev = np.zeros((1, EV_COLS), np.int64)
     res = np.zeros(R_LEN, np.int64)
     tab = new_table()
     ws = new_work(ut)
-    r = rs[i : i + 1]
-    dealer = dealers[i]
-    for _h in range(n):
-        deal_hand(r, wall, dice)
-        play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, False, res, tab, ws)
-        accumulate(st, res)
-        dealer = res[R_NEXT_DEALER]
-    dealers[i] = dealer
-
-
-@njit(cache=True, parallel=True)
-def run_pieces(rs, dealers, counts, rv, tb, ut, tp, bots, out):
-    """A piece of every session given (threads over sessions); row i of ``out`` gets session
-    i's statistics added, so results do not depend on the number of threads."""
-    for i in prange(rs.shape[0]):
-        play_piece(rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i])
-
-
-@njit(cache=True)
-def result_piece(rs, dealers, i, n, rv, tb, ut, tp, bots, st, results):
-    """``play_piece`` keeping every hand's result vector (rows 0..n-1 of ``results``): the
-    paired comparison and the CSV export."""
-    wall = np.zeros(N_WALL, np.int64)
-    dice = np.zeros(N_DICE, np.int64)
-    ev = np.zeros((1, EV_COLS), np.int64)
-    tab = new_table()
-    ws = new_work(ut)
-    r = rs[i : i + 1]
-    dealer = dealers[i]
-    for h in range(n):
-        deal_hand(r, wall, dice)
-        play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, False, results[h], tab, ws)
-        accumulate(st, results[h])
-        dealer = results[h, R_NEXT_DEALER]
-    dealers[i] = dealer
-
-
-@njit(cache=True, parallel=True)
-def result_pieces(rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, results):
-    """``result_piece`` for every session given, in parallel threads: session i's statistics
-    are added to row i of ``out`` and its hands' results go to rows ``offsets[i]`` on of
-    ``results`` (in order)."""
-    for i in prange(rs.shape[0]):
-        a = offsets[i]
-        result_piece(rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i], results[a:])
-
-
-@njit(cache=True)
-def record_piece(
-    rs, dealers, i, n, rv, tb, ut, tp, bots, walls, dices, results, events, concs, melds, n_melds,
-    ponds, melded_out,
-):  # fmt: skip
-    """``play_piece`` keeping every hand's wall, dice, events and final state (rows 0..n-1 of
-    the output arrays) for the log."""
-    tab = new_table()
-    ws = new_work(ut)
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     r = rs[i : i + 1]
     dealer = dealers[i]
     for h in range(n):
-        deal_hand(r, walls[h], dices[h])
-        play_hand(
-            walls[h], dealer, dices[h], rv, tb, tp, bots, events[h], True, results[h], tab, ws
-        )
-        concs[h, :, :] = conc
-        melded_out[h, :, :] = melded
-        melds[h, :, :, :] = mrec
-        n_melds[h, :] = nm
-        ponds[h, :] = pond
-        dealer = results[h, R_NEXT_DEALER]
+        w = walls[h] if rec else wall
+        d = dices[h] if rec else dice
+        e = events[h] if rec else ev
+        rh = results[h] if keep else res
+        deal_hand(r, w, d)
+        play_hand(w, dealer, d, rv, tb, tp, bots, e, rec, rh, tab, ws)
+        if rec:
+            concs[h, :, :] = conc
+            melded_out[h, :, :] = melded
+            melds[h, :, :, :] = mrec
+            n_melds[h, :] = nm
+            ponds[h, :] = pond
+        else:
+            accumulate(st, rh)
+        dealer = rh[R_NEXT_DEALER]
     dealers[i] = dealer
 
 
 @njit(cache=True, parallel=True)
+def pieces(
+    mode, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices, results, events,
+    concs, melds, n_melds, ponds, melded_out,
+):  # fmt: skip
+    """``piece`` for every session given, in parallel threads: session i's statistics are added
+    to row i of ``out``, its hands go to rows ``offsets[i]`` on of the other outputs (in order),
+    so results do not depend on the number of threads."""
+    for i in prange(rs.shape[0]):
+        a = offsets[i]
+        piece(
+            mode, rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i], walls[a:], dices[a:],
+            results[a:], events[a:], concs[a:], melds[a:], n_melds[a:], ponds[a:],
+            melded_out[a:],
+        )  # fmt: skip
+
+
+def _none(k: int, *shape, dtype=np.int64):
+    return np.zeros((k, *shape), dtype)
+
+
+def _no_record():
+    """The record outputs of a mode that records nothing (empty: never indexed)."""
+    return (
+        _none(0, N_WALL), _none(0, N_DICE), _none(0, 1, EV_COLS), _none(0, N_SEATS, N_KINDS, dtype=np.uint8),
+        _none(0, N_SEATS, MAX_MELDS, MELD_COLS), _none(0, N_SEATS), _none(0, N_KINDS),
+        _none(0, N_SEATS, N_KINDS, dtype=np.uint8),
+    )  # fmt: skip
+
+
+def run_pieces(rs, dealers, counts, rv, tb, ut, tp, bots, out):
+    """A piece of every session given (threads over sessions); row i of ``out`` gets session
+    i's statistics added."""
+    walls, dices, events, concs, melds, n_melds, ponds, melded_out = _no_record()
+    offsets = np.zeros(len(rs), np.int64)
+    pieces(
+        MODE_STATS, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices,
+        _none(0, R_LEN), events, concs, melds, n_melds, ponds, melded_out,
+    )  # fmt: skip
+
+
+def result_pieces(rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, results):
+    """``run_pieces`` keeping every hand's result vector: session i's hands go to rows
+    ``offsets[i]`` on of ``results`` (in order) — the paired comparison and the CSV export."""
+    walls, dices, events, concs, melds, n_melds, ponds, melded_out = _no_record()
+    pieces(
+        MODE_RESULTS, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices,
+        results, events, concs, melds, n_melds, ponds, melded_out,
+    )  # fmt: skip
+
+
 def record_pieces(
     rs, dealers, counts, offsets, rv, tb, ut, tp, bots, walls, dices, results, events, concs, melds,
     n_melds, ponds, melded_out,
 ):  # fmt: skip
-    """``record_piece`` for every session given, in parallel threads; session i's hands go to
-    rows ``offsets[i]`` on of the output arrays, so they come out in order."""
-    for i in prange(rs.shape[0]):
-        a = offsets[i]
-        b = a + counts[i]
-        record_piece(
-            rs, dealers, i, counts[i], rv, tb, ut, tp, bots, walls[a:b], dices[a:b], results[a:b],
-            events[a:b], concs[a:b], melds[a:b], n_melds[a:b], ponds[a:b], melded_out[a:b],
-        )  # fmt: skip
+    """Every session's piece keeping every hand's wall, dice, events and final state for the
+    log; session i's hands go to rows ``offsets[i]`` on of the output arrays, in order."""
+    out = np.zeros((len(rs), S_LEN), np.int64)  # (no statistics are kept when recording)
+    pieces(
+        MODE_RECORD, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices,
+        results, events, concs, melds, n_melds, ponds, melded_out,
+    )  # fmt: skip
 
 
 def cached(kernel) -> bool | None:

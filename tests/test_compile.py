@@ -1,0 +1,98 @@
+"""How kernels compile: the cache folder follows every kernel source, the table engine has one
+entry kernel for its three modes, and a terminal sees compile progress (none when warm)."""
+
+import io
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from ccmj_cli._kernels import cache
+
+KERNELS = Path(cache.__file__).parent
+
+
+def test_cache_folder_follows_every_kernel_source(tmp_path, monkeypatch):
+    """Numba re-validates a cached kernel against its own file only: an edit in a callee's
+    file (the table engine's bots, say) must give a new cache folder, or the driver would run
+    stale machine code. Files that hold no kernel (cache.py, progress.py) do not count."""
+    copy = tmp_path / "_kernels"
+    shutil.copytree(KERNELS, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "__file__", str(copy / "cache.py"))
+    before = cache.kernel_sources_hash()
+    for name in ("cache.py", "progress.py"):
+        with open(copy / name, "a", encoding="utf-8") as f:
+            f.write("\n# a comment\n")
+        assert cache.kernel_sources_hash() == before, name
+    with open(copy / "table" / "bots.py", "a", encoding="utf-8") as f:
+        f.write("\n# a comment\n")
+    assert cache.kernel_sources_hash() != before
+
+
+def test_one_table_kernel_for_every_mode():
+    """Statistics, results and the log all run ``pieces`` with the same argument types: one
+    compiled specialisation (three would each re-optimise the whole engine)."""
+    from ccmj_cli import simulate
+    from ccmj_cli._kernels.table import driver as K
+
+    simulate.warm_up()
+    simulate.warm_up(results=True)
+    simulate.warm_up(log=True)
+    assert len(K.pieces.signatures) == 1, K.pieces.signatures
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _fresh_kernels():
+    """Two tiny uncached kernels, ``outer`` calling ``inner``: compiled on their first call."""
+    from numba import njit
+
+    @njit(cache=False)
+    def inner(x):
+        return x + 1
+
+    @njit(cache=False)
+    def outer(x):
+        return inner(x) * 2
+
+    return inner, outer
+
+
+def test_compile_progress_on_a_terminal():
+    from numba.core import event
+
+    from ccmj_cli._kernels.progress import PREFIX, _Line
+
+    _inner, outer = _fresh_kernels()
+    tty = _Tty()
+    line = _Line(tty)
+    event.register("numba:compile", line)
+    try:
+        assert outer(np.int64(3)) == 8
+    finally:
+        event.unregister("numba:compile", line)
+    shown = tty.getvalue()
+    assert PREFIX in shown and "outer" in shown, shown  # what compiles, and how many so far
+    assert line.count == 2  # outer, then inner on the way
+    assert shown.endswith("\r\x1b[K")  # the line is cleared once the compile is over
+    assert line.own["test_compile.outer"] <= line.inclusive["test_compile.outer"]
+    assert line.inclusive["test_compile.outer"] >= line.inclusive["test_compile.inner"]
+
+
+def test_no_progress_off_a_terminal(monkeypatch):
+    """stderr not a terminal (a log, a pipe, a test): install() registers nothing."""
+    from numba.core import event
+
+    from ccmj_cli._kernels import progress
+
+    monkeypatch.setattr(progress, "_installed", [])
+    registered = []
+    monkeypatch.setattr(event, "register", lambda kind, listener: registered.append(listener))
+    progress.install(io.StringIO())
+    assert registered == []
+    monkeypatch.setattr(progress, "_installed", [])
+    progress.install(_Tty())
+    assert len(registered) == 1

@@ -261,8 +261,8 @@ def pieces(
     so results do not depend on the number of threads."""
     for i in prange(rs.shape[0]):
         a = offsets[i]
-        piece(
-            mode, rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i], walls[a:], dices[a:],
+        piece(  # (an int64 index: prange's is unsigned, and would compile the engine once more)
+            mode, rs, dealers, np.int64(i), counts[i], rv, tb, ut, tp, bots, out[i], walls[a:], dices[a:],
             results[a:], events[a:], concs[a:], melds[a:], n_melds[a:], ponds[a:],
             melded_out[a:],
         )  # fmt: skip

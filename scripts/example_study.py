@@ -24,7 +24,8 @@ START, END = "<!-- example-study -->", "<!-- /example-study -->"
 
 
 def _ccmj() -> list[str]:
-    exe = shutil.which("ccmj", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    exe = shutil.which("ccmj", path=path)
     return [exe] if exe else [sys.executable, "-m", "ccmj_cli"]
 
 

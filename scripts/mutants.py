@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COPY = ("ccmj_cli", "tests", "examples", "docs", "README.md", "mkdocs.yml", "rules.yaml", "pyproject.toml")
+COPY = ("ccmj_cli", "tests", "examples", "docs", "README.md", "mkdocs.yml", "rules.yaml",
+        "pyproject.toml")
 CACHE = ".ccmj-cache"  # the copy's cache folder (CCMJ_CACHE_DIR): its tables, its kernels
 FAST_TESTS = (
     "tests/test_scoring_cases.py",

@@ -41,10 +41,10 @@ def test_variant_page_names_every_option():
         assert f"`{key}`" in section or f"`{key}.*`" in section, key
 
 
-# --------------------------------------------------------------------------- README and docs examples
+# -------------------------------------------------------------------- README and docs examples
 #
-# Every shell example of the README and of docs/*.md that starts with `ccmj` (or `$ ccmj`) is run as written, in
-# a scratch folder holding a copy of examples/ and every file the README writes out
+# Every shell example of the README and of docs/*.md that starts with `ccmj` (or `$ ccmj`) is
+# run as written, in a scratch folder holding a copy of examples/ and every file they write out
 # (```yaml blocks that start with `# NAME.yaml`); other lines of the same block (`printf ... >
 # room.yaml`) run too, in order. Where the README shows the output (a `$ command` followed by
 # lines), the output must match: a line `...` or `…` stands for any number of lines, `…` inside
@@ -369,15 +369,20 @@ def test_the_example_study_table_is_made_from_the_json_fields():
     study = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(study)
     rate = lambda x, lo, hi: {"rate": x, "ci95": [lo, hi]}  # noqa: E731
-    a = {"dealer_win_rate": rate(0.25, 0.242, 0.259), "draw_rate": rate(0.064, 0, 1),
-         "dealer_mean_payout": {"mean": 0.48, "ci95": [0.21, 0.76]},
-         "discarder_mean_payout": {"mean": -4.97}, "by_method": {m: rate(0.2, 0, 1) for m in
-                                                                 ("zimo", "dianpao", "mobao",
-                                                                  "duibao")},
-         "jiahu_rate": rate(0.459, 0, 1), "piao_rate": rate(0.003, 0, 1),
-         "menqing_rate": rate(0.106, 0, 1), "bao_rolled_rate": rate(0.837, 0, 1),
-         "jiehu_rate": rate(0.012, 0, 1), "kong_money": {"per_hand": 3.45, "kongs_per_hand": 0.84}}
-    b = {**a, "discarder_mean_payout": {"mean": -9.8}}  # fmt: skip
+    a = {
+        "dealer_win_rate": rate(0.25, 0.242, 0.259),
+        "draw_rate": rate(0.064, 0, 1),
+        "dealer_mean_payout": {"mean": 0.48, "ci95": [0.21, 0.76]},
+        "discarder_mean_payout": {"mean": -4.97},
+        "by_method": {m: rate(0.2, 0, 1) for m in ("zimo", "dianpao", "mobao", "duibao")},
+        "jiahu_rate": rate(0.459, 0, 1),
+        "piao_rate": rate(0.003, 0, 1),
+        "menqing_rate": rate(0.106, 0, 1),
+        "bao_rolled_rate": rate(0.837, 0, 1),
+        "jiehu_rate": rate(0.012, 0, 1),
+        "kong_money": {"per_hand": 3.45, "kongs_per_hand": 0.84},
+    }
+    b = {**a, "discarder_mean_payout": {"mean": -9.8}}
     rows = study.table(a, b).splitlines()
     assert rows[2] == "| dealer win rate | 25.0% [24.2, 25.9] | same |"
     assert rows[3] == "| mean win rate of a seat ((1 − 荒庄)/4) | 23.4% | same |"  # (1-0.064)/4

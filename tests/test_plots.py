@@ -368,8 +368,8 @@ def test_no_win_is_not_called_a_draw(monkeypatch, tmp_path):
     ends = fig.axes[0]
     ticks = [t.get_text() for t in ends.get_xticklabels()]
     assert "no win" in ticks and "self-draw" in ticks, ticks
-    words = " ".join([*ticks, *(x.get_text() for ax in fig.axes for x in
-                                (ax.get_legend().get_texts() if ax.get_legend() else []))])
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    words = " ".join([*ticks, *(x.get_text() for lg in legends for x in lg.get_texts())])
     assert not re.search(r"(?<!self-)\bdraws?\b", words), words  # ("bao drawn" is 摸宝)
 
 

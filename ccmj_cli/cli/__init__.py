@@ -13,7 +13,8 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from . import (
-    analyze, bao_cmd, batch_cmd, common, odds_cmd, rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
+    analyze, bao_cmd, batch_cmd, common, odds_cmd, referee_cmd, rules_cmd, score_cmd, simulate_cmd,
+    warmup_cmd,
 )  # fmt: skip
 
 
@@ -73,6 +74,7 @@ bao_cmd.register(app)
 batch_cmd.register(app)
 odds_cmd.register(app)
 simulate_cmd.register(app)
+referee_cmd.register(app)
 warmup_cmd.register(app)
 
 

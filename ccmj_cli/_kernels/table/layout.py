@@ -43,7 +43,28 @@ G_DISCARDER = 22  # the seat whose tile was won on (-1: self-drawn)
 G_DEALER = 23
 G_NO_BAO = 24  # 1: no tile in the wall can serve as the bao (none for the rest of the hand)
 G_DECL_DISC = 25  # the seat that declared (报听) with the discard now claimed on (-1: none)
-G_LEN = 26
+# the referee's scripted mode (``script``): a hand replayed from a record, the record's events
+# deciding for every seat (bots rows N_SEATS.. hold them); 0 in simulate's hands
+G_SCRIPT = 26  # 1: the decisions come from the record
+G_STOP = 27  # 0 while the record agrees; a rule code (codes.py) at its first illegal event; -1
+#              at the event asked for (stop marker), -2 when the record ends before the hand
+G_BAD_EV = 28  # the record's event index where it stopped
+G_NREC = 29  # events in the record
+G_HQ = 30  # an unknown wall (a hand-written record): head draws taken from the record so far
+G_TQ = 31  # ... tail draws
+G_BQ = 32  # ... bao tiles
+G_OFF = 33  # 5 slots: the event the engine offered where the record differs (EV_* row)
+G_LEN = 38
+
+# a record's wall when its tiles are unknown (a hand-written record): 136 positions (-1 where
+# unknown), then the record's head draws, tail draws and bao tiles in order, which the draws
+# and rolls take where the wall is unknown
+WQ_HEAD = N_WALL
+WQ_TAIL = 2 * N_WALL
+WQ_BAO = 3 * N_WALL
+SCRIPT_WALL = 4 * N_WALL
+ANY = -99  # a record field not given (a hand-written record): any value agrees
+STOP_AT = 5  # a record row's sixth column: 1 stops the replay after this event (``--at``)
 
 # --- per-seat state: ps[seat, P_*] (int64)
 P_DECLARED = 0  # 1 after 报听

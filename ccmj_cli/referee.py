@@ -58,9 +58,9 @@ CODE_TEXT = {
 
 @dataclass
 class Hand:
-    """One recorded hand: ``wall`` (int64[SCRIPT_WALL], -1 where unknown, then the record's
-    draws), ``events`` (int64[n, REC_COLS]), ``lines`` (the record line of each event, or
-    None), ``result`` (the record's, or None)."""
+    """One recorded hand: ``wall`` (a log's 136 tiles; a hand-written record's SCRIPT_WALL
+    values, -1 where unknown, then its draws and bao tiles), ``events`` ([n, REC_COLS]),
+    ``lines`` (the record line of each event, or None), ``result`` (the record's, or None)."""
 
     number: int
     dealer: int

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli.cli import app
-from ccmj_cli.referee import load_record, referee, referee_hands, text_record
+from ccmj_cli.referee import load_record, referee, text_record
 
 runner = CliRunner()
 ROOM = str(Path(__file__).parent.parent / "examples" / "records" / "room.yaml")
@@ -206,3 +206,48 @@ def test_at_gives_the_state_after_an_event(logs):
     melded = sum(map(sum, s["state"]["melded"]))
     assert conc + pond + melded >= 53
     assert len(h.events) > 0
+
+
+def _edit(tmp_path, old, new, count=1):
+    """The example game with one line changed (``new`` None: the line removed)."""
+    lines = (EXAMPLE / "example.txt").read_text(encoding="utf-8").splitlines()
+    i = [k for k, x in enumerate(lines) if x == old][count - 1]
+    if new is None:
+        del lines[i]
+    elif isinstance(new, list):
+        lines[i : i + 1] = new
+    else:
+        lines[i] = new
+    p = tmp_path / "edited.txt"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    events = [x for x in lines if x and not x.startswith(("#", "rules", "dealer", "deal "))]
+    return p, events
+
+
+# Each case: one line of the example game changed, the rule it breaks, worked out by reading the
+# game: after "S declare" S is locked, so at "S draw 4m" he must discard the 4m (locked_hand);
+# W has not declared, so a look before his draw is refused (look_without_declare); N sits two
+# seats after S, so he cannot chow S's 8m (chow_not_from_left); N holds no 6z (tile_not_held);
+# W holds one 2z when N discards his, so no pung (tile_not_held); after S's win nothing more
+# happens (wall_ended); the payout moved by one (wrong_settlement).
+CASES = [
+    ("S discard 4m", "S discard 5m", "locked_hand", "S discard 5m"),
+    ("W draw 7m", ["W look 9m", "W draw 7m"], "look_without_declare", "W look 9m"),
+    ("W chow 8m 678m from S", "N chow 8m 678m from S", "chow_not_from_left", None),
+    ("N discard 2z", "N discard 6z", "tile_not_held", "N discard 6z"),
+    ("E draw 2p", ["W pung 2z from N", "E draw 2p"], "tile_not_held", "W pung 2z from N"),
+    ("payout E -4 S 16 W -4 N -8", ["E draw 1m", "payout E -4 S 16 W -4 N -8"], "wall_ended",
+     "E draw 1m"),
+    ("payout E -4 S 16 W -4 N -8", "payout E -3 S 16 W -5 N -8", "wrong_settlement", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "rule", "line"), CASES)
+def test_hand_worked_illegal_records(tmp_path, old, new, rule, line):
+    p, events = _edit(tmp_path, old, new)
+    (v,) = referee(p)
+    assert not v["ok"]
+    got = v["problems"][0]
+    assert got["rule"] == rule, got
+    if line is not None:
+        assert got["event"] == events.index(line)

@@ -195,7 +195,7 @@ def test_cli_exit_codes_and_json(tmp_path, logs):
 
 def test_at_gives_the_state_after_an_event(logs):
     rec = load_record(str(logs["default"]))
-    h = rec.hands[0]
+    h = rec.all_hands()[0]
     from ccmj_cli.referee import state_at
 
     s = state_at(rec, 0, 0)  # after the first event (the dealer's discard or a kong)

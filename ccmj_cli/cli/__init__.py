@@ -13,8 +13,8 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from . import (
-    actions_cmd, analyze, bao_cmd, batch_cmd, common, odds_cmd, review_cmd, rules_cmd, score_cmd,
-    simulate_cmd, warmup_cmd,
+    actions_cmd, analyze, bao_cmd, batch_cmd, common, odds_cmd, referee_cmd, review_cmd,
+    rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
 )  # fmt: skip
 
 
@@ -75,8 +75,9 @@ batch_cmd.register(app)
 odds_cmd.register(app)
 simulate_cmd.register(app)
 review_cmd.register(app)
-warmup_cmd.register(app)
+referee_cmd.register(app)
 actions_cmd.register(app)
+warmup_cmd.register(app)
 
 
 def _console_encoding_error() -> str | None:

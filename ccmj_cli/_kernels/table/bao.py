@@ -24,9 +24,11 @@ from .layout import (
     EV_BAO_CHANGE,
     EV_LOOK,
     EV_NO_BAO,
+    EV_WIN,
     G_BAO,
     G_BAO_POS,
     G_BAO_VER,
+    G_BQ,
     G_CUR,
     G_DEALER,
     G_DICE_I,
@@ -38,8 +40,11 @@ from .layout import (
     P_LOOKED,
     R_BAO_ROLLED,
     TP_BAO_DICE,
+    WQ_BAO,
 )
 from .settle import capture, score_bao_win, score_win, won
+from .codes import WIN_NOT_LEGAL, WRONG_BAO
+from .script import ev_next_is, refuse, scripted
 from .state import event, own_tiles
 from .wall import can_draw, tail_top
 
@@ -49,6 +54,8 @@ def serves(wall, pos, pond, exposed):
     """The tile at ``pos`` can be the bao: fewer than three copies of its kind are public (with
     three, 换宝 would take it back at once)."""
     b = wall[pos]
+    if b < 0:
+        return True  # (a tile a hand-written record does not know: the record's bao is there)
     return pond[b] + exposed[b] < 3
 
 
@@ -99,6 +106,12 @@ def roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, seat):
         g[G_NO_BAO] = 1
         event(ev, g, EV_NO_BAO, seat, -1, d, -1)
         return -1
+    if wall[pos] < 0:  # an unknown wall (a hand-written record): the record's bao tile
+        b = wall[WQ_BAO + g[G_BQ]]
+        wall[pos] = b if b >= 0 else 0
+        g[G_BQ] += 1
+        if not serves(wall, pos, pond, exposed):
+            refuse(g, WRONG_BAO)
     g[G_BAO_POS] = pos
     g[G_BAO] = wall[pos]
     event(ev, g, EV_BAO, seat, g[G_BAO], d, pos)
@@ -177,10 +190,13 @@ def _look(rv, tb, ev, res, tab, ws):
     cur = g[G_CUR]
     ps[cur, P_LOOKED] = g[G_BAO_VER]
     event(ev, g, EV_LOOK, cur, g[G_BAO], 0, 0)
+    if scripted(g) and not ev_next_is(ev, g, EV_WIN, cur):
+        return False  # (the record's seat does not claim 对宝)
     own_tiles(conc, melded, cur, own)
     judge_waits(conc[cur], ms[cur], own, rv, tb, buf)
     w = g[G_BAO]
     if not buf[w, W_LEGAL]:
+        refuse(g, WIN_NOT_LEGAL)
         return False
     # 对宝: the hand wins with the bao's kind
     dealer = g[G_DEALER]
@@ -188,6 +204,7 @@ def _look(rv, tb, ev, res, tab, ws):
         conc[cur], w, ms[cur], own, HOW_DUIBAO, cur, dealer, -1, 0, rv, tb, rd, items, fan, pay
     )
     if tot < 0:
+        refuse(g, WIN_NOT_LEGAL)
         return False
     capture(res, rd, items, fan, pay)
     won(g, cur, HOW_DUIBAO, w, -1, -1)

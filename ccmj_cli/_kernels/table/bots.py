@@ -37,11 +37,42 @@ import numpy as np
 
 from ..jit import compiled_njit as njit
 from ..judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits, may_declare
-from ..layout import HONOR, MS_CHOWS, MS_CLAIMED, MS_PUNGS, N_KINDS, N_SEATS, RV_QIDUI
+from ..layout import (
+    FIRST_SPECIAL,
+    HONOR,
+    MS_CHOWS,
+    MS_CLAIMED,
+    MS_PUNGS,
+    N_KINDS,
+    N_SEATS,
+    RV_ONE_SPECIAL_PER_KIND,
+    RV_QIDUI,
+    RV_SHOUBAYI_NO_CLAIM,
+)
 from ..policy import choose_discard_value
 from ..shape import shanten
+from . import codes as C
 from .layout import (
+    ANY,
+    EV_ANKONG,
+    EV_BAO_CHANGE,
+    EV_BU,
+    EV_CHOW,
+    EV_DECLARE,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_JIAGANG,
+    EV_KONG_ROBBED,
+    EV_MINGKONG,
+    EV_PUNG,
+    EV_SPECIAL,
+    EV_TAIL,
+    EV_WIN,
     G_BAO,
+    G_NEV,
+    G_BAD_EV,
+    G_NREC,
+    G_STOP,
     K_BAO_CHANGE,
     K_CALL,
     K_DECLARE,
@@ -56,7 +87,11 @@ from .layout import (
     K_WAIT,
     P_DECLARED,
     P_DISC,
+    P_FIRST,
+    P_SPECIAL,
 )
+from .script import claim_kind, next_is, rec_field, refuse, scripted
+from .settle import can_win
 from .state import (
     bu_kind,
     claim_leaves_one,
@@ -300,6 +335,8 @@ def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
     ``policy.choose_discard``; the weights may change the choice (value, then defence)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):
+        return scripted_discard(tab, s, drawn, bots, rv), np.int64(-1)
     if ps[s, P_DECLARED] and drawn >= 0:
         return drawn, np.int64(-1)  # the hand is locked after 报听
     own_tiles(conc, melded, s, own)
@@ -377,6 +414,19 @@ def wants_declare(tab, ws, s, bots, rv, tb, n_live):
     judge them (not a standard-form tenpai: only a 七对 tenpai may then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):
+        if not next_is(bots, g, EV_DECLARE, s):
+            return False
+        own_tiles(conc, melded, s, own)
+        if ps[s, P_DECLARED]:
+            refuse(g, C.BAD_EVENT)
+        elif not may_declare(own, rv):
+            refuse(g, C.DUANYAOJIU_NO_DECLARE)
+        elif judge_waits(conc[s], ms[s], own, rv, tb, buf) <= 0:
+            refuse(g, C.NOT_TENPAI)
+        else:
+            return True
+        return False
     if ps[s, P_DECLARED] or not bots[s, K_DECLARE]:
         return False
     if n_live == 0 or (n_live < 0 and not rv[RV_QIDUI]):
@@ -404,10 +454,21 @@ def keeps_menqing(bots, s, c, ms_s, tb):
 
 
 @njit(cache=True)
-def wants_discard_win(bots, s, fan):
+def wants_discard_win(bots, g, s, fan):
     """胡 on a discard (or a robbed kong) worth ``fan``: always, but under knob K_PASS_WIN
-    (then 过水 applies, when the variant has it)."""
+    (then 过水 applies, when the variant has it). Scripted: when the record says so."""
+    if scripted(g):
+        return next_is(bots, g, EV_WIN, s) or (
+            next_is(bots, g, EV_KONG_ROBBED, s) and rec_field(bots, g, 3) != 0
+        )
     return bots[s, K_PASS_WIN] == 0
+
+
+@njit(cache=True)
+def wants_self_win(bots, g, s):
+    """自摸 / 摸宝 on the tile drawn: always (a bot never passes one); scripted, when the record
+    says so."""
+    return not scripted(g) or next_is(bots, g, EV_WIN, s)
 
 
 @njit(cache=True)
@@ -417,6 +478,8 @@ def wants_bao_change(tab, ws, s, bots, rv, tb):
     legal wait of his."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):
+        return next_is(bots, g, EV_BAO_CHANGE, s)
     if ps[s, P_DECLARED] == 0 or bots[s, K_BAO_CHANGE] == 0:
         return False
     b = g[G_BAO]
@@ -429,8 +492,11 @@ def wants_bao_change(tab, ws, s, bots, rv, tb):
 
 
 @njit(cache=True)
-def wants_special(bots, s):
-    """Declare a special kong the starting hand holds."""
+def wants_special(bots, g, s):
+    """Declare a special kong the starting hand holds (scripted: the record's, kind by kind:
+    ``kongs.special_kongs``)."""
+    if scripted(g):
+        return next_is(bots, g, EV_SPECIAL, s)
     return bots[s, K_SPECIAL] != 0
 
 
@@ -439,6 +505,8 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
     """The kong the seat on turn declares, if any: (tile, 0 暗杠 | 1 加杠 | 2 补), (-1, -1)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):
+        return scripted_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb)
     if not bots[s, K_KONG]:
         return -1, -1
     own_tiles(conc, melded, s, own)
@@ -486,6 +554,12 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
     waits stay the same, else when the shanten does not rise. ``own2`` holds s's tiles."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):
+        if not (next_is(bots, g, EV_MINGKONG, s) and _rec_tile_is(bots, g, d)):
+            return False
+        own_tiles(conc, melded, s, own2)
+        ms_with_pung(ms, s, d, True, ms2)
+        return not ps[s, P_DECLARED] or mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2)
     if not bots[s, K_KONG]:
         return False
     if ps[s, P_DECLARED]:
@@ -494,12 +568,184 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
     return shanten_without(conc[s], d, 3, tb) <= shanten(conc[s], tb)
 
 
+# ------------------------------------------------------------------ scripted decisions (referee)
+@njit(cache=True)
+def _rec_tile_is(bots, g, t):
+    """The record's next event is on the tile t (or names no tile)."""
+    x = rec_field(bots, g, 2)
+    return x == t or x == ANY
+
+
+@njit(cache=True)
+def _chow_held(conc, s, d, lo):
+    """Seat s holds the two other tiles of the chow lo, lo+1, lo+2 on the suit tile d."""
+    if lo < 0 or d >= HONOR or lo // 9 != d // 9 or lo % 9 > 6 or not (lo <= d <= lo + 2):
+        return False
+    for i in range(3):
+        if lo + i != d and conc[s, lo + i] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def scripted_discard(tab, s, drawn, bots, rv):
+    """The record's discard of seat s when it is legal; else the hand stops with the rule the
+    record's next event breaks (and a tile he holds is returned, never played)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    if next_is(bots, g, EV_DISCARD, s):
+        t = rec_field(bots, g, 2)
+        if t < 0 or t >= N_KINDS or conc[s, t] == 0:
+            refuse(g, C.TILE_NOT_HELD)
+        elif ps[s, P_DECLARED] and drawn >= 0 and t != drawn:
+            refuse(g, C.LOCKED_HAND)
+        else:
+            return t
+    elif g[G_STOP] == 0:
+        if g[G_NEV] >= g[G_NREC]:
+            g[G_STOP] = -2
+            g[G_BAD_EV] = g[G_NEV]
+        else:
+            refuse(g, _why_not_discard(tab, s, bots, rv))
+    for t in range(N_KINDS):
+        if conc[s, t] > 0:
+            return t
+    return 0
+
+
+@njit(cache=True)
+def _why_not_discard(tab, s, bots, rv):
+    """The rule broken by the record's next event when seat s, on turn with 3k+2 tiles, must
+    discard (every win and kong the engine allowed him was offered first)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    k = rec_field(bots, g, 0)
+    rs = rec_field(bots, g, 1)
+    if rs != s and rs != ANY:
+        if k == EV_DRAW or k == EV_TAIL:
+            return C.MUST_DISCARD
+        return C.NOT_YOUR_TURN
+    if k == EV_WIN:
+        return C.WIN_NOT_LEGAL
+    if k == EV_DRAW or k == EV_TAIL or k == EV_DECLARE:
+        return C.MUST_DISCARD
+    if k == EV_SPECIAL:
+        kind = rec_field(bots, g, 3)
+        if (
+            rv[RV_ONE_SPECIAL_PER_KIND]
+            and FIRST_SPECIAL <= kind < FIRST_SPECIAL + 4
+            and ps[s, P_SPECIAL + kind - FIRST_SPECIAL] > 0
+        ):
+            return C.SPECIAL_KONG_REPEAT
+        if ps[s, P_FIRST] == 0 or ps[s, P_DECLARED]:
+            return C.SPECIAL_KONG_TIMING
+        return C.NO_SUCH_KONG
+    if k == EV_ANKONG or k == EV_JIAGANG or k == EV_BU:
+        if ps[s, P_DECLARED]:
+            return C.LOCKED_HAND
+        if k == EV_BU and ps[s, P_FIRST] != 0:
+            return C.SPECIAL_KONG_TIMING
+        return C.NO_SUCH_KONG
+    if claim_kind(k):
+        return C.NOT_YOUR_TURN
+    return C.BAD_EVENT
+
+
+@njit(cache=True)
+def scripted_self_kong(tab, ws, s, drawn, no_bu, bots, rv, tb):
+    """The record's 暗杠 / 加杠 / 补 of seat s on turn, when he may make it: (tile, kind) as
+    ``choose_self_kong``; (-1, -1) otherwise (the discard then names the rule broken)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if g[G_STOP] != 0 or g[G_NEV] >= g[G_NREC]:
+        return -1, -1
+    k = rec_field(bots, g, 0)
+    t = rec_field(bots, g, 2)
+    if k == EV_KONG_ROBBED and rec_field(bots, g, 4) == s and 0 <= t < N_KINDS:
+        # his 加杠 / 补 is robbed (抢杠胡, 抢叉): the record shows the robbing, not the kong
+        if ps[s, P_DECLARED] and t != drawn:
+            return -1, -1
+        if pungs[s, t] and conc[s, t] > 0:
+            return t, 1
+        if not no_bu and conc[s, t] > 0 and bu_kind(ps, s, t, rv) >= 0:
+            return t, 2
+        return -1, -1
+    if not (next_is(bots, g, k, s) and (k == EV_ANKONG or k == EV_JIAGANG or k == EV_BU)):
+        return -1, -1
+    if t < 0 or t >= N_KINDS or conc[s, t] == 0:
+        return -1, -1
+    locked = ps[s, P_DECLARED] != 0
+    if locked and t != drawn:
+        return -1, -1
+    own_tiles(conc, melded, s, own)
+    if k == EV_ANKONG and conc[s, t] == 4:
+        if not locked or ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
+            return t, 0
+    elif k == EV_JIAGANG and pungs[s, t]:
+        return t, 1
+    elif k == EV_BU and not no_bu and bu_kind(ps, s, t, rv) >= 0:
+        return t, 2
+    return -1, -1
+
+
+@njit(cache=True)
+def refuse_unclaimed(tab, ws, bots, cur, d, rv, tb):
+    """Scripted, after nobody claimed the discard d of seat ``cur``: when the record's next
+    event is a claim on it, the hand stops with the rule that claim breaks (the engine offered
+    every legal claim, so this one is not)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if not scripted(g) or g[G_STOP] != 0 or g[G_NEV] >= g[G_NREC]:
+        return
+    k = rec_field(bots, g, 0)
+    s = rec_field(bots, g, 1)
+    t = rec_field(bots, g, 2)
+    if not claim_kind(k) or s < 0 or s >= N_SEATS:
+        return
+    code = C.BAD_EVENT
+    if s == cur:
+        code = C.NOT_YOUR_TURN
+    elif t != ANY and t != d:
+        code = C.NO_SUCH_MELD
+    elif k == EV_WIN:
+        c = conc[s]
+        code = C.GUOSHUI if can_win(ps, s, c, d, ms[s], conc, melded, own2, rv, tb, rd) else (
+            C.WIN_NOT_LEGAL
+        )
+    elif ps[s, P_DECLARED]:
+        code = C.LOCKED_HAND
+    elif k == EV_CHOW:
+        if s != (cur + 1) % N_SEATS:
+            code = C.CHOW_NOT_FROM_LEFT
+        elif d >= HONOR:
+            code = C.NO_SUCH_MELD
+        else:
+            ms_with_chow(ms, s, d - d % 9, ms2)
+            if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+                code = C.SHOUBAYI_NO_CLAIM
+            else:
+                code = C.TILE_NOT_HELD
+    else:  # 碰 / 明杠
+        if conc[s, d] < (3 if k == EV_MINGKONG else 2):
+            code = C.TILE_NOT_HELD
+        else:
+            ms_with_pung(ms, s, d, True, ms2)
+            if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+                code = C.SHOUBAYI_NO_CLAIM
+            else:
+                code = C.NO_SUCH_KONG
+    refuse(g, code)
+
+
 @njit(cache=True)
 def wants_pung(tab, ws, s, t, bots, rv, tb):
     """A pung of seat s (holding two or more) on the tile t offered (a discard, or a 补 tile to
     rob: 抢叉), by the K_CALL rule. A declared hand never pungs."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):  # (a declared hand is locked: no pung)
+        return not ps[s, P_DECLARED] and _rec_tile_is(bots, g, t) and (
+            next_is(bots, g, EV_PUNG, s)
+            or (next_is(bots, g, EV_KONG_ROBBED, s) and rec_field(bots, g, 3) == 0)
+        )
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
         return False
     if bots[s, K_PIAO] and piao_mode(bots, s, conc[s], ms[s]):
@@ -530,6 +776,16 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
     the best chow by the K_CALL rule (fewest shanten, then most live tiles), -1 for none."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if scripted(g):
+        if ps[s, P_DECLARED] or not (next_is(bots, g, EV_CHOW, s) and _rec_tile_is(bots, g, d)):
+            return -1
+        lo = rec_field(bots, g, 3)
+        if lo == ANY:  # (the record names the claimed tile only: the lowest chow held)
+            for lo2 in range(d - 2, d + 1):
+                if _chow_held(conc, s, d, lo2):
+                    return lo2
+            return -1
+        return lo if _chow_held(conc, s, d, lo) else -1
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
         return -1
     if bots[s, K_PIAO] and piao_mode(bots, s, conc[s], ms[s]):

@@ -71,7 +71,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, bots, res):
                 )  # fmt: skip
                 if rv[RV_GUOSHUI] and tot <= ps[s, P_PASSED]:
                     continue  # 过水: he passed a win worth as much since his last draw
-                if not wants_discard_win(bots, s, tot):
+                if not wants_discard_win(bots, g, s, tot):
                     if tot > ps[s, P_PASSED]:
                         ps[s, P_PASSED] = tot
                     continue

@@ -24,7 +24,13 @@ from numba import config, get_num_threads, prange, set_num_threads
 from ..jit import compiled_njit as njit
 from ..layout import N_KINDS, N_SEATS
 from .bao import check_bao_dead, look_at_draw, mobao_win
-from .bots import choose_discard_at, wants_declare, wants_special
+from .bots import (
+    choose_discard_at,
+    refuse_unclaimed,
+    wants_declare,
+    wants_self_win,
+    wants_special,
+)
 from .claims import CLAIM_NONE, CLAIM_WIN, claims_on_discard
 from .kongs import KONG_AGAIN, self_kong, special_kongs
 from .layout import (
@@ -41,6 +47,10 @@ from .layout import (
     G_NDISC,
     G_PENDING,
     G_PHASE,
+    G_NREC,
+    G_OFF,
+    G_SCRIPT,
+    G_STOP,
     G_WINNER,
     MAX_MELDS,
     MELD_COLS,
@@ -60,6 +70,8 @@ from .layout import (
     R_NEXT_DEALER,
     S_LEN,
 )
+from .codes import WIN_NOT_LEGAL
+from .script import refuse
 from .settle import accumulate, finish, reset_result, self_draw_win
 from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
 from .wall import can_draw, deal, deal_hand, take, win_only_draw
@@ -84,6 +96,14 @@ def turn_options(ps, g, cur):
 
 
 @njit(cache=True)
+def refuse_self_win(bots, g, s):
+    """Scripted: the record's 自摸 / 摸宝 that the judgment does not allow stops the hand."""
+    if g[G_SCRIPT] and wants_self_win(bots, g, s):
+        refuse(g, WIN_NOT_LEGAL)
+
+
+
+@njit(cache=True)
 def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     """Play one hand from ``wall`` (int64[136] tile kinds in draw order) on the table ``tab``
     (``state.new_table``; reset here) with scratch ``ws`` (``new_work``; it carries the
@@ -95,11 +115,17 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     reset_result(res, dealer)
     reset_table(tab, dealer, rec)
+    if bots.shape[0] > N_SEATS:  # the referee: the record (rows 4..) decides (``script``)
+        g[G_SCRIPT] = 1
+        g[G_NREC] = bots.shape[0] - N_SEATS
+        g[G_OFF] = -1  # (the event the table offered where the record differs: none yet)
     deal(wall, dealer, conc, g)
     g[G_CUR] = dealer
     g[G_DRAWN] = wall[52]  # the dealer's 14th tile counts as his draw (a complete start: 天胡)
     phase = PH_SELF
     while True:
+        if g[G_STOP]:
+            break  # (scripted: the record broke a rule, or the event asked for is reached)
         cur = g[G_CUR]
         if phase == PH_DRAW:
             g[G_PHASE] = PH_DRAW
@@ -122,7 +148,12 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             if last:
                 # wall_end win_only_four: one of the last four draws wins or is passed on (it
                 # goes to the pond, face up: no discard, so no claim; no kong either)
-                if mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws):
+                if wants_self_win(bots, g, cur) and (
+                    mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws)
+                ):
+                    break
+                refuse_self_win(bots, g, cur)
+                if g[G_STOP]:
                     break
                 conc[cur, t] -= 1
                 pond[t] += 1
@@ -136,16 +167,18 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         g[G_PHASE] = PH_SELF
         dealer_first, no_bu, allow_kong = turn_options(ps, g, cur)
         while True:
-            if g[G_DRAWN] >= 0 and (
-                mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws)
-            ):
+            if g[G_DRAWN] >= 0 and wants_self_win(bots, g, cur):
+                if mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws):
+                    break
+                refuse_self_win(bots, g, cur)
+            if g[G_STOP]:
                 break
             if not allow_kong:
                 break
             first = ps[cur, P_FIRST] != 0
             if (
                 first
-                and wants_special(bots, cur)
+                and wants_special(bots, g, cur)
                 and not ps[cur, P_DECLARED]
                 and special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu)
             ):
@@ -163,18 +196,24 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
 
         # ---------------- discard (and 报听)
         d, n_live = choose_discard_at(tab, ws, cur, g[G_DRAWN], bots, rv, tb)
+        if g[G_STOP]:
+            break
         conc[cur, d] -= 1
         pond[d] += 1
         ps[cur, P_DISC] |= np.int64(1) << d
         res[R_DISCARDS] += 1
         g[G_NDISC] += 1
         event(ev, g, EV_DISCARD, cur, d, 0, 0)
+        if g[G_STOP]:
+            break
         if wants_declare(tab, ws, cur, bots, rv, tb, n_live):
             ps[cur, P_DECLARED] = 1
             res[R_DECLARED] |= 1 << cur
             g[G_DECL_DISC] = cur  # (declared with this discard: for 包庄 if it is won on)
             event(ev, g, EV_DECLARE, cur, -1, 0, 0)
         check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
+        if g[G_STOP]:
+            break
 
         # ---------------- claims: 胡 (截胡) > 碰/杠 > 吃
         g[G_PHASE] = PH_CLAIM
@@ -186,6 +225,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
         if c != CLAIM_NONE:
             phase = PH_SELF
             continue
+        refuse_unclaimed(tab, ws, bots, cur, d, rv, tb)  # (scripted: a claim not offered)
         g[G_CUR] = (cur + 1) % N_SEATS
         g[G_DRAWN] = -1
         phase = PH_DRAW

@@ -48,12 +48,14 @@ from .layout import (
     G_CUR,
     G_DRAWN,
     G_KONGS,
+    G_NEV,
     P_FIRST,
     P_SPECIAL,
     R_KONGS,
     R_ROBBED,
     SPECIAL_DEALT,
 )
+from .script import ev_next_is, scripted
 from .settle import pay_bu, pay_kong, won
 from .state import add_meld, bu_kind, event, find_meld, special_group, summarize
 from .wall import can_draw, take
@@ -131,6 +133,9 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
     cur = g[G_CUR]
     kind = MELD_XUANFENG
     while kind <= MELD_JIUDAN:  # (a kind again after one is laid out: he may hold a second)
+        if scripted(g) and not (ev_next_is(ev, g, EV_SPECIAL, cur) and ev[g[G_NEV], 3] == kind):
+            kind += 1
+            continue  # the record's special kongs only (in this order of kinds)
         if rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
             kind += 1
             continue  # one of each kind: further members are 补 tiles of the first

@@ -47,7 +47,29 @@ G_PHASE = 26  # PH_*: what the table waits for now (a position says it; the driv
 G_PENDING = 27  # the tile offered to the others: the discard (PH_CLAIM), a 加杠/补 tile (PH_ROB)
 G_PEND_KIND = 28  # PH_ROB: 1 a 加杠 tile, 2 a 补 tile
 G_NDISC = 29  # discards so far this hand (the dealer's first turn is the one before any)
-G_LEN = 30
+
+# the referee's scripted mode (``script``): a hand replayed from a record, the record's events
+# deciding for every seat (bots rows N_SEATS.. hold them); 0 in simulate's hands
+G_SCRIPT = 30  # 1: the decisions come from the record
+G_STOP = 31  # 0 while the record agrees; a rule code (codes.py) at its first illegal event; -1
+#              at the event asked for (stop marker), -2 when the record ends before the hand
+G_BAD_EV = 32  # the record's event index where it stopped
+G_NREC = 33  # events in the record
+G_HQ = 34  # an unknown wall (a hand-written record): head draws taken from the record so far
+G_TQ = 35  # ... tail draws
+G_BQ = 36  # ... bao tiles
+G_OFF = 37  # 5 slots: the event the engine offered where the record differs (EV_* row)
+G_LEN = 42
+
+# a record's wall when its tiles are unknown (a hand-written record): 136 positions (-1 where
+# unknown), then the record's head draws, tail draws and bao tiles in order, which the draws
+# and rolls take where the wall is unknown
+WQ_HEAD = N_WALL
+WQ_TAIL = 2 * N_WALL
+WQ_BAO = 3 * N_WALL
+SCRIPT_WALL = 4 * N_WALL
+ANY = -99  # a record field not given (a hand-written record): any value agrees
+STOP_AT = 5  # a record row's sixth column: 1 stops the replay after this event (``--at``)
 
 # g[G_PHASE]: what the table waits for
 PH_DRAW = 0  # the seat on turn (G_CUR, 3k+1 tiles) is to draw (a declared seat looks first)

@@ -65,6 +65,7 @@ from .layout import (
     G_PHASE,
     G_PHYS,
     G_REC,
+    G_SCRIPT,
     G_TAIL,
     G_WIN_TILE,
     G_WINNER,
@@ -79,6 +80,7 @@ from .layout import (
     P_WKEY,
     PH_SELF,
 )
+from .script import check_event
 
 
 @njit(cache=True)
@@ -161,8 +163,11 @@ def reset_table(tab, dealer, rec):
 
 @njit(cache=True)
 def event(ev, g, kind, seat, tile, a, b):
-    """Record one event (EV_* row) when recording; count it either way."""
+    """Record one event (EV_* row) when recording; count it either way. Scripted (the
+    referee), ``ev`` is the record: the event is checked against it (``script.check_event``)."""
     n = g[G_NEV]
+    if g[G_SCRIPT]:
+        check_event(ev, g, kind, seat, tile, a, b)
     if g[G_REC] and n < ev.shape[0]:
         ev[n, 0] = kind
         ev[n, 1] = seat

@@ -21,12 +21,16 @@ from .layout import (
     G_KONGS,
     G_NSTR,
     G_STR,
+    G_HQ,
     G_TAIL,
+    G_TQ,
     N_DICE,
     N_STR,
     N_WALL,
     TP_DEAD_STACKS,
     WALL_WIN_ONLY_FOUR,
+    WQ_HEAD,
+    WQ_TAIL,
 )
 
 
@@ -149,6 +153,8 @@ def draw_head(wall, g):
         _strand(g, g[G_HEAD])
         g[G_HEAD] += 1
     t = wall[g[G_HEAD]]
+    if t < 0:  # an unknown wall (a hand-written record): the record's next head draw
+        t = _from_record(wall, g, WQ_HEAD, G_HQ, g[G_HEAD])
     g[G_HEAD] += 1
     return t
 
@@ -160,7 +166,23 @@ def draw_tail(wall, g):
         _strand(g, g[G_TAIL])
         g[G_TAIL] -= 1
     t = wall[g[G_TAIL]]
+    if t < 0:
+        t = _from_record(wall, g, WQ_TAIL, G_TQ, g[G_TAIL])
     g[G_TAIL] -= 1
+    return t
+
+
+@njit(cache=True)
+def _from_record(wall, g, q, slot, pos):
+    """The referee on a record without a wall: the draw takes the record's next tile of its
+    kind (head or tail), which is then the wall's at ``pos``; past the record's draws, a tile
+    the record's events cannot match (so the hand stops there)."""
+    i = g[slot]
+    t = wall[q + i] if i < N_WALL else -1
+    g[slot] = i + 1
+    if t < 0:
+        t = 0
+    wall[pos] = t
     return t
 
 

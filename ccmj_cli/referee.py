@@ -1,0 +1,740 @@
+"""The referee: recorded hands checked event by event by the table engine, and re-settled.
+
+A record is (a) a ``ccmj simulate --log`` file, (b) a hand-written text record (one event a
+line, ``docs/referee.md``) or (c) the JSON form of (b). Every hand is replayed by the table
+engine in its scripted mode (``_kernels.table.referee``): the record decides for every seat, the
+engine offers only what the rules allow at each point, and the first recorded event it does not
+offer is reported with the rule code of the phase that refuses it (``codes``). The settlement
+(payments, kong money, 包庄) is the engine's, compared with the record's own result.
+
+>>> from ccmj_cli.referee import CODE_NAMES
+>>> CODE_NAMES[11]
+'locked_hand'
+"""
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import tiles as T
+from ._kernels import layout as L
+from ._kernels.table import layout as TL
+from ._kernels.table.codes import CODE_NAMES
+from .errors import HandError, UsageError
+from .replay import HOW_NAMES, DECLARED_NAMES, SEATS, LOG_VERSION, event_text
+
+ANY = TL.ANY
+REC_COLS = TL.STOP_AT + 1
+CODE_TEXT = {
+    "not_your_turn": "this seat cannot act now",
+    "tile_not_held": "the seat does not hold the tiles",
+    "not_wall_tile": "a draw that is not the wall's next tile",
+    "wall_ended": "an event after the hand ended (荒庄 or a win)",
+    "wall_end_win_only": "a win-only draw at the wall's end",
+    "claim_priority": "a higher claim takes the tile first",
+    "no_such_meld": "the meld cannot be made from these tiles",
+    "chow_not_from_left": "吃 only from the seat before",
+    "shoubayi_no_claim": "a claim that leaves one tile in hand (手把一)",
+    "guoshui": "过水: a win passed on this tile until the seat's next draw",
+    "locked_hand": "the hand is locked after 报听",
+    "not_tenpai": "报听 with no legal wait",
+    "duanyaojiu_no_declare": "a 断幺九 hand may not declare",
+    "special_kong_timing": "a special kong or 补 outside the turns the rules allow",
+    "special_kong_repeat": "a second special kong of one kind",
+    "no_such_kong": "a kong or 补 the hand and the wall do not allow",
+    "look_without_declare": "a look at the bao without 报听 (or when the seat may not look)",
+    "wrong_bao": "a bao, dice or roll that is not the rules'",
+    "bao_change_not_allowed": "换宝 where it is not due or not a choice",
+    "win_not_legal": "a win that is not a legal Changchun win here",
+    "no_win_chance": "a win on a tile the seat was not offered",
+    "wrong_settlement": "the record's result differs from the recomputed settlement",
+    "bad_event": "an event the table does not make here",
+    "must_discard": "the seat on turn must discard first",
+    "not_drawn": "a draw by the wrong seat or from the wrong end",
+    "missed_draw": "the record skips the replacement draw the table owes",
+}
+
+
+@dataclass
+class Hand:
+    """One recorded hand: ``wall`` (a log's 136 tiles; a hand-written record's SCRIPT_WALL
+    values, -1 where unknown, then its draws and bao tiles), ``events`` ([n, REC_COLS]),
+    ``lines`` (the record line of each event, or None), ``result`` (the record's, or None)."""
+
+    number: int
+    dealer: int
+    wall: np.ndarray
+    dice: np.ndarray
+    events: np.ndarray
+    lines: list | None = None
+    result: dict | None = None
+
+
+@dataclass
+class Record:
+    """A record's variant (its rule vector and table parameters) and hands. A simulate log is
+    read as it goes (``chunks``): ``hands`` is then None until ``all_hands``."""
+
+    rules: str
+    rv: np.ndarray
+    tp: np.ndarray
+    hands: list | None = field(default_factory=list)
+    path: str = ""
+
+    def chunks(self, size: int = 4096):
+        """The hands, ``size`` at a time (a log is read as it goes)."""
+        if self.hands is not None:
+            for a in range(0, len(self.hands), size):
+                yield self.hands[a : a + size]
+            return
+        chunk = []
+        for hand in _log_hands(self.path):
+            chunk.append(hand)
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+
+    def all_hands(self) -> list:
+        if self.hands is None:
+            self.hands = [h for c in self.chunks() for h in c]
+        return self.hands
+
+
+# ------------------------------------------------------------------ reading records
+def _tile(text: str, where: str) -> int:
+    try:
+        return T.tile_index(text)
+    except HandError as e:
+        raise HandError(f"{where}: {e.message}") from None
+
+
+def _open_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError:
+        raise HandError(f"record '{path}' is not UTF-8 text") from None
+    except OSError as e:
+        raise UsageError(f"cannot read record '{path}': {e.strerror or e}") from None
+
+
+def load_record(path: str) -> Record:
+    """Read a record of any of the three forms (one line naming the line/field if bad)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            head = f.readline(1 << 20)
+    except UnicodeDecodeError:
+        raise HandError(f"record '{path}' is not UTF-8 text") from None
+    except OSError as e:
+        raise UsageError(f"cannot read record '{path}': {e.strerror or e}") from None
+    if head.lstrip().startswith("{"):
+        try:
+            h = json.loads(head)
+        except ValueError:
+            h = None
+        if isinstance(h, dict) and "ccmj_log" in h:
+            return _read_log(path, h)
+    text = _open_text(path)
+    first = text.lstrip()[:1]
+    if first == "{":
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise HandError(f"record '{path}': not valid JSON ({e})") from None
+        return _from_json(path, data)
+    return _from_text(path, text)
+
+
+def _variant(spec):
+    from .rules import load_variant
+    from .simulate import table_params
+
+    v = load_variant(spec)
+    return v.name, np.asarray(v.vector, np.int64), table_params(v)
+
+
+_TILE_IDX = {T.tile_name(t): t for t in range(L.N_KINDS)}
+
+
+def _read_log(path: str, header: dict) -> Record:
+    if header.get("ccmj_log") != LOG_VERSION:
+        raise HandError(
+            f"record '{path}': a log of format {header.get('ccmj_log')}; this ccmj reads "
+            f"format {LOG_VERSION} (write it again with ccmj simulate --log)"
+        )
+    try:
+        rv = np.array(header["rv"], np.int64)
+        tp = np.array(header["tp"], np.int64)
+    except (KeyError, TypeError, ValueError):
+        raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")
+    if rv.shape != (L.RV_LEN,) or tp.shape != (TL.TP_LEN,):
+        raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")
+    return Record(str(header.get("rules")), rv, tp, None, path)
+
+
+def _log_hands(path: str):
+    """The hands of a simulate log, read as they come (the wall known: 136 tiles)."""
+    with open(path, encoding="utf-8") as f:
+        f.readline()
+        for n, line in enumerate(f, start=2):
+            if not line.strip():
+                continue
+            try:
+                h = json.loads(line)
+                wall = np.array([_TILE_IDX[t] for t in h["wall"]], np.int8)
+                if len(wall) != TL.N_WALL:
+                    raise ValueError("wall")
+                evs = h["events"]
+                ev = np.zeros((len(evs), REC_COLS), np.int16)
+                if evs:
+                    ev[:, : TL.EV_COLS] = evs
+                dice = np.array(h["dice"], np.int8)
+                if len(dice) > TL.N_DICE:
+                    raise ValueError("dice")
+                hand = Hand(int(h["hand"]), SEATS.index(h["dealer"]), wall, dice, ev, None,
+                            h.get("result"))  # fmt: skip
+            except (ValueError, KeyError, TypeError, IndexError):
+                raise HandError(
+                    f"record '{path}': line {n} is not a logged hand (a damaged log?)"
+                ) from None
+            yield hand
+
+
+# --- the hand-written form: one event a line (docs/referee.md)
+_SPECIAL_KIND = (L.MELD_XUANFENG, L.MELD_XI, L.MELD_YAODAN, L.MELD_JIUDAN)
+HOW_WORDS = {"win": ANY, "zimo": L.HOW_SELF, "mobao": L.HOW_MOBAO, "duibao": L.HOW_DUIBAO}
+
+
+def _special_kind(tiles):
+    """The special kong a laid-out group names (notation only: its members, 1s standing in)."""
+    if any(L.HONOR <= t < L.HONOR + 4 for t in tiles):
+        return L.MELD_XUANFENG
+    if any(t >= L.HONOR + 4 for t in tiles):
+        return L.MELD_XI
+    if any(t % 9 == 8 for t in tiles):
+        return L.MELD_JIUDAN
+    return L.MELD_YAODAN
+
+
+class _HandBuilder:
+    def __init__(self, where, number):
+        self.where = where
+        self.number = number
+        self.dealer = None
+        self.deal = {}
+        self.events = []
+        self.lines = []
+        self.dice = []
+        self.head, self.tail, self.bao = [], [], []
+        self.result = None
+
+    def add(self, row, line):
+        r = list(row) + [0] * (REC_COLS - len(row))
+        self.events.append(r)
+        self.lines.append(line)
+
+    def build(self) -> Hand:
+        w = self.where
+        if self.dealer is None:
+            raise HandError(f"{w}: hand {self.number} has no 'dealer' line")
+        wall = np.full(TL.SCRIPT_WALL, -1, np.int64)
+        counts = np.zeros(L.N_KINDS, np.int64)
+        for k in range(4):
+            s = (self.dealer + k) % 4
+            if SEATS[s] not in self.deal:
+                raise HandError(f"{w}: hand {self.number} has no 'deal {SEATS[s]}' line")
+            tiles, line = self.deal[SEATS[s]]
+            need = 14 if k == 0 else 13
+            if len(tiles) != need:
+                raise HandError(
+                    f"{w}: line {line}: 'deal {SEATS[s]}' holds {len(tiles)} tiles, not {need}"
+                )
+            wall[13 * k : 13 * k + 13] = tiles[:13]
+            if k == 0:
+                wall[52] = tiles[13]
+            for t in tiles:
+                counts[t] += 1
+        for q, src in ((TL.WQ_HEAD, self.head), (TL.WQ_TAIL, self.tail), (TL.WQ_BAO, self.bao)):
+            for i, (t, line) in enumerate(src):
+                wall[q + i] = t
+                if q != TL.WQ_BAO:
+                    counts[t] += 1
+                    if counts[t] > 4:
+                        raise HandError(
+                            f"{w}: line {line}: a fifth {T.tile_name(t)} (dealt and drawn)"
+                        )
+        over = np.flatnonzero(counts > 4)
+        if len(over):
+            raise HandError(f"{w}: hand {self.number}: the deal holds five {T.tile_name(over[0])}")
+        dice = np.ones(TL.N_DICE, np.int64)
+        dice[: len(self.dice)] = self.dice[: TL.N_DICE]
+        ev = np.array(self.events, np.int64).reshape(-1, REC_COLS)
+        return Hand(self.number, self.dealer, wall, dice, ev, self.lines, self.result)
+
+
+def _seat(word, where):
+    if word not in SEATS:
+        raise HandError(f"{where}: '{word}' is not a seat (E, S, W or N)")
+    return SEATS.index(word)
+
+
+def _parse_event(b: _HandBuilder, words: list[str], where: str, line):
+    """One event line: 'SEAT ACTION [TILE] [from SEAT]' or a table line (bao, huang, ...)."""
+    w0 = words[0]
+    rest = words[1:]
+
+    def opt_from(ws):
+        if "from" in ws:
+            i = ws.index("from")
+            if i + 1 >= len(ws):
+                raise HandError(f"{where}: 'from' names no seat")
+            return _seat(ws[i + 1], where), ws[:i] + ws[i + 2 :]
+        return ANY, ws
+
+    def opt_dice(ws):
+        if "dice" in ws:
+            i = ws.index("dice")
+            ds = []
+            for x in ws[i + 1 :]:
+                if not (x.isdigit() and 1 <= int(x) <= 6):
+                    raise HandError(f"{where}: bad die '{x}' (1 to 6)")
+                ds.append(int(x))
+            if not ds:
+                raise HandError(f"{where}: 'dice' names no die")
+            b.dice.extend(ds)
+            return sum(ds), ws[:i]
+        return ANY, ws
+
+    def opt_by(ws):
+        if "by" in ws:
+            i = ws.index("by")
+            if i + 1 >= len(ws):
+                raise HandError(f"{where}: 'by' names no seat")
+            return _seat(ws[i + 1], where), ws[:i] + ws[i + 2 :]
+        return ANY, ws
+
+    if w0 in ("bao", "nobao", "baochange"):
+        seat, ws = opt_by(rest)
+        total, ws = opt_dice(ws)
+        if w0 == "nobao":
+            b.add([TL.EV_NO_BAO, seat, -1, total, -1], line)
+            return
+        if len(ws) != 1:
+            raise HandError(f"{where}: '{w0}' needs one tile, e.g. '{w0} 5m'")
+        t = _tile(ws[0], where)
+        if w0 == "bao":
+            b.bao.append((t, line))
+            b.add([TL.EV_BAO, seat, t, total, ANY], line)
+        else:
+            b.add([TL.EV_BAO_CHANGE, -1 if seat == ANY else seat, t, 0, 0], line)
+        return
+    if w0 == "huang":
+        b.add([TL.EV_HUANG, -1, -1, 0, 0], line)
+        return
+    s = _seat(w0, where)
+    if not rest:
+        raise HandError(f"{where}: no action after the seat")
+    act, args = rest[0], rest[1:]
+    src, args = opt_from(args)
+
+    def one_tile():
+        if len(args) != 1:
+            raise HandError(f"{where}: '{act}' needs one tile, e.g. '{w0} {act} 5m'")
+        return _tile(args[0], where)
+
+    if act == "draw":
+        t = one_tile()
+        b.head.append((t, line))
+        b.add([TL.EV_DRAW, s, t, 0, 0], line)
+    elif act == "tail":
+        t = one_tile()
+        b.tail.append((t, line))
+        b.add([TL.EV_TAIL, s, t, 0, 0], line)
+    elif act == "discard":
+        b.add([TL.EV_DISCARD, s, one_tile(), 0, 0], line)
+    elif act == "declare":
+        b.add([TL.EV_DECLARE, s, -1, 0, 0], line)
+    elif act == "pung":
+        b.add([TL.EV_PUNG, s, one_tile(), 0, src], line)
+    elif act == "kong":
+        b.add([TL.EV_MINGKONG, s, one_tile(), 0, src], line)
+    elif act == "chow":
+        if len(args) not in (1, 2):
+            raise HandError(f"{where}: 'chow' needs the tile and the chow, e.g. 'chow 4m 345m'")
+        t = _tile(args[0], where)
+        lo = ANY
+        if len(args) == 2:
+            ts = sorted(T.parse_tiles(args[1], "chow"))
+            if len(ts) != 3 or ts[1] != ts[0] + 1 or ts[2] != ts[0] + 2 or t not in ts:
+                raise HandError(f"{where}: '{args[1]}' is not a chow with {args[0]}")
+            lo = ts[0]
+        b.add([TL.EV_CHOW, s, t, lo, src], line)
+    elif act == "ankong":
+        b.add([TL.EV_ANKONG, s, one_tile(), 0, 0], line)
+    elif act == "jiagang":
+        b.add([TL.EV_JIAGANG, s, one_tile(), 0, 0], line)
+    elif act == "bu":
+        b.add([TL.EV_BU, s, one_tile(), ANY, 0], line)
+    elif act == "special":
+        if len(args) != 1:
+            raise HandError(f"{where}: 'special' needs its tiles, e.g. 'special 1234z'")
+        ts = T.parse_tiles(args[0].strip("[]"), "special kong")
+        b.add([TL.EV_SPECIAL, s, ANY, _special_kind(ts), len(ts)], line)
+    elif act == "look":
+        t = _tile(args[0], where) if args else ANY
+        b.add([TL.EV_LOOK, s, t, 0, 0], line)
+    elif act == "pass":
+        b.add([TL.EV_PASS, s, one_tile(), 0, 0], line)
+    elif act == "rob":  # 抢杠胡 (then the win line)
+        b.add([TL.EV_KONG_ROBBED, s, one_tile(), 1, src], line)
+    elif act == "robpung":  # 抢叉
+        t = one_tile()
+        b.add([TL.EV_KONG_ROBBED, s, t, 0, src], line)
+        b.add([TL.EV_ROB_PUNG, s, t, 0, src], line)
+    elif act in HOW_WORDS:
+        t = one_tile()
+        how = HOW_WORDS[act]
+        if src != ANY:
+            how = L.HOW_DISCARD
+        elif act == "win":
+            how, src = ANY, -1
+        else:
+            src = -1
+        b.add([TL.EV_WIN, s, t, how, src], line)
+    else:
+        raise HandError(
+            f"{where}: unknown action '{act}' (draw, tail, discard, declare, chow, pung, kong, "
+            "ankong, jiagang, special, bu, look, pass, rob, robpung, win, zimo, mobao, duibao)"
+        )
+
+
+def _payout(words, where):
+    out = {}
+    if len(words) != 8:
+        raise HandError(f"{where}: 'payout' needs four seats, e.g. 'payout E 6 S -2 W -2 N -2'")
+    for i in range(0, 8, 2):
+        try:
+            out[SEATS[_seat(words[i], where)]] = int(words[i + 1])
+        except ValueError:
+            raise HandError(f"{where}: '{words[i + 1]}' is not a whole number") from None
+    return out
+
+
+def _from_text(path: str, text: str) -> Record:
+    rules = None
+    hands = []
+    b = None
+    for n, raw in enumerate(text.split("\n"), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"record '{path}': line {n}"
+        words = line.split()
+        key = words[0]
+        if key == "rules":
+            if b is not None or rules is not None:
+                raise HandError(f"{where}: 'rules' comes once, before the first hand")
+            rules = " ".join(words[1:])
+            continue
+        if key == "hand" or b is None:
+            if b is not None:
+                hands.append(b.build())
+            num = len(hands) + 1
+            if key == "hand":
+                if len(words) != 2 or not words[1].isdigit():
+                    raise HandError(f"{where}: 'hand' takes the hand's number")
+                num = int(words[1])
+            b = _HandBuilder(f"record '{path}'", num)
+            if key == "hand":
+                continue
+        if key == "dealer":
+            b.dealer = _seat(words[1] if len(words) > 1 else "", where)
+        elif key == "deal":
+            if len(words) != 3:
+                raise HandError(f"{where}: 'deal' takes a seat and its tiles")
+            s = SEATS[_seat(words[1], where)]
+            try:
+                b.deal[s] = (T.parse_tiles(words[2], "deal"), n)
+            except HandError as e:
+                raise HandError(f"{where}: {e.message}") from None
+        elif key == "payout":
+            b.result = {"payout": _payout(words[1:], where)}
+        else:
+            _parse_event(b, words, where, n)
+    if b is not None:
+        hands.append(b.build())
+    if not hands:
+        raise HandError(f"record '{path}' holds no hand")
+    name, rv, tp = _variant(rules)
+    return Record(name, rv, tp, hands, path)
+
+
+def _from_json(path: str, data) -> Record:
+    """The JSON form: {"rules": ..., "hands": [{"hand", "dealer", "deal": {seat: tiles},
+    "events": ["E draw 5m", ...], "payout": {...}}]}: each event the text form's line."""
+    if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
+        raise HandError(f"record '{path}': a JSON record is an object with a 'hands' list")
+    rules = data.get("rules")
+    if rules is not None and not isinstance(rules, str):
+        raise HandError(f"record '{path}': 'rules' is a preset name or a rules file")
+    hands = []
+    for i, h in enumerate(data["hands"]):
+        where = f"record '{path}': hands[{i}]"
+        if not isinstance(h, dict):
+            raise HandError(f"{where} is not an object")
+        b = _HandBuilder(f"record '{path}'", int(h.get("hand", i + 1)))
+        b.dealer = _seat(h.get("dealer"), f"{where}.dealer")
+        deal = h.get("deal")
+        if not isinstance(deal, dict):
+            raise HandError(f"{where}.deal is not an object of seats' tiles")
+        for s, tiles in deal.items():
+            _seat(s, f"{where}.deal")
+            if not isinstance(tiles, str):
+                raise HandError(f"{where}.deal.{s} is not tiles")
+            b.deal[s] = (T.parse_tiles(tiles, "deal"), f"{where}.deal.{s}")
+        evs = h.get("events")
+        if not isinstance(evs, list):
+            raise HandError(f"{where}.events is not a list")
+        for j, e in enumerate(evs):
+            if not isinstance(e, str) or not e.split():
+                raise HandError(f"{where}.events[{j}] is not an event line")
+            _parse_event(b, e.split(), f"{where}.events[{j}]", j)
+        if "payout" in h:
+            p = h["payout"]
+            if not (isinstance(p, dict) and set(p) == set(SEATS)
+                    and all(isinstance(x, int) for x in p.values())):  # fmt: skip
+                raise HandError(f"{where}.payout is not a whole number per seat")
+            b.result = {"payout": p}
+        hands.append(b.build())
+    name, rv, tp = _variant(rules)
+    return Record(name, rv, tp, hands, path)
+
+
+# ------------------------------------------------------------------ refereeing
+def settlement(res) -> dict:
+    """The recomputed outcome of a hand from its R_* vector (the record's result keys)."""
+    w = int(res[TL.R_WINNER])
+    dd = int(res[TL.R_DISCARDER_DECLARED])
+    return {
+        "winner": SEATS[w] if w >= 0 else None,
+        "how": HOW_NAMES[int(res[TL.R_HOW])] if w >= 0 else "huang",
+        "tile": T.tile_name(int(res[TL.R_TILE])) if w >= 0 else None,
+        "discarder": SEATS[int(res[TL.R_DISCARDER])] if res[TL.R_DISCARDER] >= 0 else None,
+        "discarder_declared": DECLARED_NAMES[dd] if dd >= 0 else None,
+        "fan": int(res[TL.R_FAN]) if w >= 0 else 0,
+        "payout": {s: int(res[TL.R_PAY + i]) for i, s in enumerate(SEATS)},
+        "kong_money": {s: int(res[TL.R_KONG_PAY + i]) for i, s in enumerate(SEATS)},
+        "next_dealer": SEATS[int(res[TL.R_NEXT_DEALER])],
+    }
+
+
+def _row_text(row) -> str:
+    r = [(-1 if int(x) == ANY else int(x)) for x in row[: TL.EV_COLS]]
+    try:
+        return event_text(r)
+    except (IndexError, KeyError, ValueError, HandError):
+        return "an event the engine does not know"
+
+
+def _problem(hand: Hand, i: int, code: int, offered=None) -> dict:
+    name = CODE_NAMES[code]
+    if i < len(hand.events):
+        what = _row_text(hand.events[i])
+        if hand.lines is not None:
+            what = f"line {hand.lines[i]}: {what}"
+    else:
+        what = "the record ends"
+    msg = f"{what}: {CODE_TEXT.get(name, name)}"
+    if offered is not None and offered[0] >= 0:
+        msg += f" (the table's event here: {_row_text(offered)})"
+    return {"event": int(i), "rule": name, "message": msg}
+
+
+def _verdict(hand: Hand, res, stop) -> dict:
+    code, at = int(stop[0]), int(stop[1])
+    problems = []
+    n = len(hand.events)
+    if code > 0:
+        off = stop[2:] if int(stop[2]) >= 0 and code in _OFFERED else None
+        problems.append(_problem(hand, at, code, off))
+    elif code == -2:
+        p = _problem(hand, at, 23, stop[2:])
+        p["message"] = f"the record ends before the hand does (the table's event here: {_row_text(stop[2:])})"
+        problems.append(p)
+    elif int(res[TL.R_N_EVENTS]) < n:
+        problems.append(_problem(hand, int(res[TL.R_N_EVENTS]), 4))
+    settle = settlement(res) if not problems else None
+    if settle is not None and hand.result:
+        diff = [k for k in settle if k in hand.result and hand.result[k] != settle[k]]
+        if diff:
+            p = _problem(hand, n - 1, 22)
+            p["message"] = "the record's result differs from the recomputed settlement: " + (
+                "; ".join(f"{k} {hand.result[k]} recorded, {settle[k]} by the rules" for k in diff)
+            )
+            problems.append(p)
+    return {"hand": hand.number, "ok": not problems, "problems": problems, "settlement": settle}
+
+
+_OFFERED = set(range(1, 30))
+
+
+def _arrays(hands):
+    n = len(hands)
+    walls = np.full((n, TL.SCRIPT_WALL), -1, np.int64)
+    dices = np.ones((n, TL.N_DICE), np.int64)
+    for i, h in enumerate(hands):
+        walls[i, : len(h.wall)] = h.wall
+        dices[i, : len(h.dice)] = h.dice
+    dealers = np.array([h.dealer for h in hands], np.int64)
+    lens = np.array([len(h.events) for h in hands], np.int64)
+    offs = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    recs = np.concatenate([h.events for h in hands]) if n else np.zeros((0, REC_COLS), np.int64)
+    return walls, dices, dealers, np.ascontiguousarray(recs, np.int64), offs, lens
+
+
+def referee_hands(record: Record, hands=None) -> list[dict]:
+    """The verdict of each hand (all of ``record``'s, or ``hands``: a chunk)."""
+    from ._kernels.table.referee import STOP_COLS, referee_pieces
+    from ._kernels.tables import tables
+    from ._kernels.useful import useful_tables
+    from numba import get_num_threads
+
+    hands = record.all_hands() if hands is None else hands
+    if not hands:
+        return []
+    walls, dices, dealers, recs, offs, lens = _arrays(hands)
+    n = len(hands)
+    res = np.zeros((n, TL.R_LEN), np.int64)
+    stop = np.zeros((n, STOP_COLS), np.int64)
+    pieces = max(1, min(n, 4 * get_num_threads()))
+    referee_pieces(walls, dices, dealers, recs, offs, lens, record.rv, tables(), useful_tables(),
+                   record.tp, res, stop, pieces)  # fmt: skip
+    return [_verdict(h, res[i], stop[i]) for i, h in enumerate(hands)]
+
+
+def referee(record) -> list[dict]:
+    """Check every hand of a record (a path or a ``Record``): a verdict per hand, ``{"hand",
+    "ok", "problems": [{"event", "rule", "message"}], "settlement"}``."""
+    if not isinstance(record, Record):
+        record = load_record(str(record))
+    return [v for chunk in record.chunks() for v in referee_hands(record, chunk)]
+
+
+def state_at(record: Record, hand_index: int, event: int) -> dict:
+    """The table engine's state after event ``event`` (0-based) of a hand: the state arrays
+    (``_kernels.table.state``) by name, as plain lists."""
+    from ._kernels.table.referee import replay_to
+    from ._kernels.tables import tables
+    from ._kernels.useful import useful_tables
+
+    h = record.all_hands()[hand_index]
+    if not 0 <= event < len(h.events):
+        raise UsageError(f"bad --at {event}: hand {h.number} has events 0 to {len(h.events) - 1}")
+    ev = h.events.copy()
+    ev[event, TL.STOP_AT] = 1
+    res = np.zeros(TL.R_LEN, np.int64)
+    walls, dices = _arrays([h])[:2]
+    ev = np.ascontiguousarray(ev, np.int64)
+    tab, code, at = replay_to(walls[0], h.dealer, dices[0], ev, record.rv, tables(),
+                              useful_tables(), record.tp, res)  # fmt: skip
+    names = ("g", "ps", "conc", "melded", "ankong", "pungs", "taken", "ms", "mrec", "nm",
+             "pond", "exposed", "kpay")  # fmt: skip
+    out = {"hand": h.number, "event": event, "reached": int(code) == -1}
+    if int(code) > 0 or (int(code) == -2):
+        out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
+    out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}
+    return out
+
+
+# ------------------------------------------------------------------ writing the text form
+_GROUP_TEXT = {
+    L.MELD_XUANFENG: [27, 28, 29, 30],
+    L.MELD_XI: [31, 32, 33],
+    L.MELD_YAODAN: [0, 9, 18],
+    L.MELD_JIUDAN: [8, 17, 26],
+}
+
+
+def text_record(log_hand: dict, bao_dice: int = 2, rules: str | None = None, hand_line=True) -> str:
+    """A logged hand (one JSON line of a simulate log, parsed) written in the text form,
+    without its wall (so the referee takes the draws from the record); ``bao_dice``: the dice a
+    roll takes (the variant's bao_dice)."""
+    dealer = SEATS.index(log_hand["dealer"])
+    wall = [T.tile_index(t) for t in log_hand["wall"]]
+    dice = list(log_hand["dice"])
+    out = []
+    if rules:
+        out.append(f"rules {rules}")
+    if hand_line:
+        out.append(f"hand {log_hand['hand']}")
+    out.append(f"dealer {log_hand['dealer']}")
+    for k in range(4):
+        s = (dealer + k) % 4
+        tiles = T.format_tiles(wall[13 * k : 13 * k + 13])
+        if k == 0:
+            tiles += T.tile_name(wall[52])
+        out.append(f"deal {SEATS[s]} {tiles}")
+    evs = log_hand["events"]
+    di = 0
+    i = 0
+    while i < len(evs):
+        kind, s, t, a, b = evs[i]
+        who = SEATS[s] if s >= 0 else None
+        tn = T.tile_name(t) if 0 <= t < L.N_KINDS else None
+        from_kinds = (TL.EV_CHOW, TL.EV_PUNG, TL.EV_MINGKONG, TL.EV_KONG_ROBBED, TL.EV_WIN)
+        frm = f" from {SEATS[b]}" if kind in from_kinds and 0 <= b < 4 else ""
+        if kind == TL.EV_DRAW:
+            out.append(f"{who} draw {tn}")
+        elif kind == TL.EV_TAIL:
+            out.append(f"{who} tail {tn}")
+        elif kind == TL.EV_DISCARD:
+            out.append(f"{who} discard {tn}")
+        elif kind == TL.EV_CHOW:
+            out.append(f"{who} chow {tn} {T.format_tiles([a, a + 1, a + 2])}{frm}")
+        elif kind == TL.EV_PUNG:
+            out.append(f"{who} pung {tn}{frm}")
+        elif kind == TL.EV_MINGKONG:
+            out.append(f"{who} kong {tn}{frm}")
+        elif kind == TL.EV_ANKONG:
+            out.append(f"{who} ankong {tn}")
+        elif kind == TL.EV_JIAGANG:
+            out.append(f"{who} jiagang {tn}")
+        elif kind == TL.EV_SPECIAL:
+            g = list(_GROUP_TEXT[a])
+            g = (g + [18] * b)[:b]  # (kind and size are what the table compares)
+            out.append(f"{who} special {T.format_tiles(g)}")
+        elif kind == TL.EV_BU:
+            out.append(f"{who} bu {tn}")
+        elif kind == TL.EV_KONG_ROBBED:
+            if a:
+                out.append(f"{who} rob {tn}{frm}")
+            else:
+                out.append(f"{who} robpung {tn}{frm}")
+                i += 1  # (the 抢叉 pung event is part of the line)
+        elif kind == TL.EV_DECLARE:
+            out.append(f"{who} declare")
+        elif kind in (TL.EV_BAO, TL.EV_NO_BAO):
+            ds = dice[di : di + bao_dice]
+            di += bao_dice
+            by = f" by {who}" if who else ""
+            d = " dice " + " ".join(map(str, ds)) if ds else ""
+            out.append(f"bao {tn}{by}{d}" if kind == TL.EV_BAO else f"nobao{by}{d}")
+        elif kind == TL.EV_LOOK:
+            out.append(f"{who} look {tn}")
+        elif kind == TL.EV_BAO_CHANGE:
+            out.append(f"baochange {tn}" + (f" by {who}" if who else ""))
+        elif kind == TL.EV_PASS:
+            out.append(f"{who} pass {tn}")
+        elif kind == TL.EV_WIN:
+            word = {L.HOW_SELF: "zimo", L.HOW_MOBAO: "mobao", L.HOW_DUIBAO: "duibao"}.get(a, "win")
+            out.append(f"{who} {word} {tn}{frm}")
+        elif kind == TL.EV_HUANG:
+            out.append("huang")
+        i += 1
+    p = log_hand.get("result", {}).get("payout")
+    if p:
+        out.append("payout " + " ".join(f"{s} {p[s]}" for s in SEATS))
+    return "\n".join(out) + "\n"

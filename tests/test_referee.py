@@ -1,0 +1,253 @@
+"""ccmj referee: recorded hands replayed by the table engine in its scripted mode.
+
+Simulated hands are legal by construction (the engine made them): the referee passes every one,
+from the log directly and rewritten in the text form without its wall. One illegal change to a
+logged hand (a property test) is flagged at or before the changed event, every time. Hand-worked
+text records check single rules with their codes.
+"""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from ccmj_cli._kernels.table import layout as TL
+from ccmj_cli.cli import app
+from ccmj_cli.referee import load_record, referee, text_record
+
+runner = CliRunner()
+ROOM = str(Path(__file__).parent.parent / "examples" / "records" / "room.yaml")
+EXAMPLE = Path(__file__).parent.parent / "examples" / "records"
+
+
+def _log(tmp_path_factory, name, *args, n=40):
+    path = tmp_path_factory.mktemp("ref") / f"{name}.log"
+    r = runner.invoke(app, ["simulate", "-n", str(n), "--seed", "11", "--no-progress",
+                            "--log", str(path), *args])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    return {
+        "default": _log(tmp_path_factory, "default"),
+        "mil2024": _log(tmp_path_factory, "mil", "--preset", "mil2024"),
+        "room": _log(tmp_path_factory, "room", "--rules", ROOM),
+    }
+
+
+def _hands(path):
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return json.loads(lines[0]), [json.loads(x) for x in lines[1:] if x.strip()]
+
+
+def _write(tmp_path, header, hands, name="x.log"):
+    p = tmp_path / name
+    p.write_text("\n".join(json.dumps(x) for x in [header, *hands]) + "\n", encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("which", ["default", "mil2024", "room"])
+def test_every_simulated_hand_is_legal(logs, which):
+    verdicts = referee(logs[which])
+    assert len(verdicts) == 40
+    assert [v["problems"] for v in verdicts if not v["ok"]] == []
+    # the settlement recomputed is the log's own (payments and kong money)
+    _, hands = _hands(logs[which])
+    for v, h in zip(verdicts, hands, strict=True):
+        assert v["settlement"]["payout"] == h["result"]["payout"]
+        assert v["settlement"]["kong_money"] == h["result"]["kong_money"]
+
+
+@pytest.mark.parametrize("which", ["default", "mil2024", "room"])
+def test_simulated_hands_written_by_hand_without_the_wall_are_legal(logs, which, tmp_path):
+    header, hands = _hands(logs[which])
+    rules = {"default": "default", "mil2024": "mil2024", "room": ROOM}[which]
+    text = f"rules {rules}\n" + "".join(
+        text_record(h, header["tp"][TL.TP_BAO_DICE], hand_line=True) for h in hands
+    )
+    p = tmp_path / "game.txt"
+    p.write_text(text, encoding="utf-8")
+    verdicts = referee(p)
+    assert [(v["hand"], v["problems"]) for v in verdicts if not v["ok"]] == []
+
+
+# ------------------------------------------------------------------ one illegal change
+MUTATIONS = ["draw", "claim_seat", "locked_discard", "after_end", "bao", "look", "payment"]
+
+
+def _candidates(h, kind):
+    """Event indices where the mutation ``kind`` applies to the logged hand ``h``."""
+    evs = h["events"]
+    declared = set()
+    out = []
+    last_draw = {}
+    for i, (k, s, t, a, b) in enumerate(evs):
+        if kind == "draw" and k in (TL.EV_DRAW, TL.EV_TAIL):
+            out.append(i)
+        elif kind == "claim_seat" and k in (TL.EV_PUNG, TL.EV_CHOW, TL.EV_MINGKONG):
+            out.append(i)
+        elif kind == "locked_discard" and k == TL.EV_DISCARD and s in declared:
+            if i > 0 and evs[i - 1][0] in (TL.EV_DRAW, TL.EV_TAIL) and evs[i - 1][1] == s:
+                out.append(i)
+        elif kind == "bao" and k == TL.EV_BAO:
+            out.append(i)
+        elif kind == "look" and k == TL.EV_DRAW and s not in declared:
+            out.append(i)
+        if k == TL.EV_DECLARE:
+            declared.add(s)
+        if k == TL.EV_DRAW:
+            last_draw[s] = i
+    if kind in ("after_end", "payment"):
+        out = [len(evs) - 1]
+    return out
+
+
+def _mutate(h, kind, i):
+    h = copy.deepcopy(h)
+    evs = h["events"]
+    k, s, t, a, b = evs[i]
+    if kind == "draw":
+        evs[i][2] = (t + 1) % 34  # the wall's next tile is t: any other is not
+    elif kind == "claim_seat":
+        evs[i][1] = b  # the discarder claims his own tile (out of turn)
+    elif kind == "locked_discard":
+        evs[i][2] = (t + 1) % 34  # a locked hand discards the tile it drew, nothing else
+    elif kind == "after_end":
+        evs.append([TL.EV_DRAW, 0, 0, 0, 0])
+        return h, len(evs) - 1
+    elif kind == "bao":
+        evs[i][2] = (t + 1) % 34
+    elif kind == "look":
+        evs.insert(i, [TL.EV_LOOK, s, 0, 0, 0])
+    elif kind == "payment":
+        p = h["result"]["payout"]
+        p["E"] += 1
+        p["S"] -= 1
+    return h, i
+
+
+@settings(max_examples=60)
+@given(data=st.data())
+def test_one_illegal_change_is_flagged_at_or_before_it(logs, tmp_path_factory, data):
+    which = data.draw(st.sampled_from(sorted(logs)))
+    header, hands = _hands(logs[which])
+    kind = data.draw(st.sampled_from(MUTATIONS))
+    options = [(j, i) for j, h in enumerate(hands) for i in _candidates(h, kind)]
+    if not options:
+        return
+    j, i = data.draw(st.sampled_from(options))
+    bad, at = _mutate(hands[j], kind, i)
+    p = _write(tmp_path_factory.mktemp("mut"), header, [bad])
+    (v,) = referee(p)
+    assert not v["ok"], (kind, i)
+    assert v["problems"][0]["event"] <= max(at, len(bad["events"]) - 1), (kind, v["problems"])
+
+
+def test_a_draw_that_is_not_the_wall_tile_names_its_rule(logs, tmp_path):
+    header, hands = _hands(logs["default"])
+    h = hands[0]
+    i = next(i for i, e in enumerate(h["events"]) if e[0] == TL.EV_DRAW)
+    bad, _ = _mutate(h, "draw", i)
+    (v,) = referee(_write(tmp_path, header, [bad]))
+    assert v["problems"][0] == {
+        "event": i, "rule": "not_wall_tile", "message": v["problems"][0]["message"]
+    }
+
+
+# ------------------------------------------------------------------ hand-worked text records
+def _text(tmp_path, body, rules="default"):
+    p = tmp_path / "r.txt"
+    p.write_text(f"rules {rules}\n" + body, encoding="utf-8")
+    return p
+
+
+def test_example_game_is_legal_and_settles():
+    (v,) = referee(EXAMPLE / "example.txt")
+    assert v["ok"], v["problems"]
+
+
+def test_cli_exit_codes_and_json(tmp_path, logs):
+    r = runner.invoke(app, ["referee", str(logs["default"]), "--json"])
+    assert r.exit_code == 0
+    rows = [json.loads(x) for x in r.output.splitlines()]
+    assert len(rows) == 40 and all(x["ok"] and x["problems"] == [] for x in rows)
+    assert set(rows[0]) == {"hand", "ok", "problems", "settlement"}
+    header, hands = _hands(logs["default"])
+    bad, _ = _mutate(hands[0], "payment", 0)
+    r = runner.invoke(app, ["referee", str(_write(tmp_path, header, [bad, hands[1]])), "--json"])
+    assert r.exit_code == 1
+    first = json.loads(r.output.splitlines()[0])
+    assert first["problems"][0]["rule"] == "wrong_settlement"
+    p = tmp_path / "bad.txt"
+    p.write_text("dealer E\nE dance 5m\n", encoding="utf-8")
+    r = runner.invoke(app, ["referee", str(p)])
+    assert r.exit_code == 2 and "line 2" in r.output and "dance" in r.output
+    p.write_text("rules no-such-rules.yaml\ndealer E\n", encoding="utf-8")
+    r = runner.invoke(app, ["referee", str(p)])
+    assert r.exit_code in (2, 3)
+
+
+def test_at_gives_the_state_after_an_event(logs):
+    rec = load_record(str(logs["default"]))
+    h = rec.all_hands()[0]
+    from ccmj_cli.referee import state_at
+
+    s = state_at(rec, 0, 0)  # after the first event (the dealer's discard or a kong)
+    assert s["reached"]
+    # 13 x 4 + 14 tiles dealt; after event 0 the tiles in hands and ponds still add up to 53
+    conc = sum(map(sum, s["state"]["conc"]))
+    pond = sum(s["state"]["pond"])
+    melded = sum(map(sum, s["state"]["melded"]))
+    assert conc + pond + melded >= 53
+    assert len(h.events) > 0
+
+
+def _edit(tmp_path, old, new, count=1):
+    """The example game with one line changed (``new`` None: the line removed)."""
+    lines = (EXAMPLE / "example.txt").read_text(encoding="utf-8").splitlines()
+    i = [k for k, x in enumerate(lines) if x == old][count - 1]
+    if new is None:
+        del lines[i]
+    elif isinstance(new, list):
+        lines[i : i + 1] = new
+    else:
+        lines[i] = new
+    p = tmp_path / "edited.txt"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    events = [x for x in lines if x and not x.startswith(("#", "rules", "dealer", "deal "))]
+    return p, events
+
+
+# Each case: one line of the example game changed, the rule it breaks, worked out by reading the
+# game: after "S declare" S is locked, so at "S draw 4m" he must discard the 4m (locked_hand);
+# W has not declared, so a look before his draw is refused (look_without_declare); N sits two
+# seats after S, so he cannot chow S's 8m (chow_not_from_left); N holds no 6z (tile_not_held);
+# W holds one 2z when N discards his, so no pung (tile_not_held); after S's win nothing more
+# happens (wall_ended); the payout moved by one (wrong_settlement).
+CASES = [
+    ("S discard 4m", "S discard 5m", "locked_hand", "S discard 5m"),
+    ("W draw 7m", ["W look 9m", "W draw 7m"], "look_without_declare", "W look 9m"),
+    ("W chow 8m 678m from S", "N chow 8m 678m from S", "chow_not_from_left", None),
+    ("N discard 2z", "N discard 6z", "tile_not_held", "N discard 6z"),
+    ("E draw 2p", ["W pung 2z from N", "E draw 2p"], "tile_not_held", "W pung 2z from N"),
+    ("payout E -4 S 16 W -4 N -8", ["E draw 1m", "payout E -4 S 16 W -4 N -8"], "wall_ended",
+     "E draw 1m"),
+    ("payout E -4 S 16 W -4 N -8", "payout E -3 S 16 W -5 N -8", "wrong_settlement", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "rule", "line"), CASES)
+def test_hand_worked_illegal_records(tmp_path, old, new, rule, line):
+    p, events = _edit(tmp_path, old, new)
+    (v,) = referee(p)
+    assert not v["ok"]
+    got = v["problems"][0]
+    assert got["rule"] == rule, got
+    if line is not None:
+        assert got["event"] == events.index(line)

@@ -21,7 +21,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import layout as TL
 from ._kernels.table.codes import CODE_NAMES
-from .errors import HandError, UsageError
+from .errors import HandError, UsageError, VariantError
 from .replay import HOW_NAMES, DECLARED_NAMES, SEATS, LOG_VERSION, event_text
 
 ANY = TL.ANY
@@ -623,9 +623,37 @@ def referee(record) -> list[dict]:
     return [v for chunk in record.chunks() for v in referee_hands(record, chunk)]
 
 
+def _phase_after(g, row, before) -> None:
+    """What the table waits for right after the event ``row``: the replay stops inside a phase,
+    before the driver moves on, so the phase is the event's own consequence (a discard is on
+    offer, a claimed meld or a draw leaves its seat to play, a kong owes a replacement draw, an
+    added kong tile may be robbed)."""
+    k, s, t = int(row[0]), int(row[1]), int(row[2])
+    if k in (TL.EV_DRAW, TL.EV_TAIL):
+        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_DRAWN] = TL.PH_SELF, s, t
+    elif k == TL.EV_DISCARD:
+        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_CLAIM, s, t
+    elif k in (TL.EV_CHOW, TL.EV_PUNG):
+        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_DRAWN] = TL.PH_SELF, s, -1
+    elif k in (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_SPECIAL):
+        g[TL.G_PHASE], g[TL.G_CUR] = TL.PH_DRAW, s
+    elif k in (TL.EV_JIAGANG, TL.EV_BU):
+        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_ROB, s, t
+        g[TL.G_PEND_KIND] = 1 if k == TL.EV_JIAGANG else 2
+    elif k == TL.EV_DECLARE and before is not None and int(before[0]) == TL.EV_DISCARD:
+        # declared with that discard: it is still on offer
+        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_CLAIM, s, int(before[2])
+        g[TL.G_DECL_DISC] = s
+    elif k in (TL.EV_BAO, TL.EV_LOOK, TL.EV_BAO_CHANGE, TL.EV_NO_BAO) and g[TL.G_DRAWN] >= 0:
+        g[TL.G_PHASE] = TL.PH_SELF  # (at a declared seat's draw: the tile is in his hand)
+    elif k in (TL.EV_WIN, TL.EV_HUANG):
+        g[TL.G_PHASE] = TL.PH_OVER
+
+
 def state_at(record: Record, hand_index: int, event: int) -> dict:
-    """The table engine's state after event ``event`` (0-based) of a hand: the state arrays
-    (``_kernels.table.state``) by name, as plain lists."""
+    """The table after event ``event`` (0-based) of a hand: its position (the JSON that
+    ``ccmj actions`` reads), or, when the record's rules cannot be loaded, the engine's state
+    arrays (``_kernels.table.state``) by name, as plain lists."""
     from ._kernels.table.referee import replay_to
     from ._kernels.tables import tables
     from ._kernels.useful import useful_tables
@@ -645,7 +673,14 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     out = {"hand": h.number, "event": event, "reached": int(code) == -1}
     if int(code) > 0 or (int(code) == -2):
         out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
-    out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}
+    _phase_after(tab[0], h.events[event], h.events[event - 1] if event else None)
+    try:  # the position format (``ccmj actions`` reads it), when the record's rules load
+        from .position import position_from_state
+
+        out["position"] = position_from_state(tab, h.events, event + 1, record.rules).to_json()
+    except (HandError, UsageError, VariantError) as e:
+        out["position_error"] = str(e)
+        out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}
     return out
 
 

@@ -22,8 +22,8 @@ def register(app: typer.Typer):
         at: Annotated[
             int | None,
             typer.Option(
-                "--at", metavar="N", help="Print the table state after event N (from 0) of the "
-                "first hand (or of --hand) instead of checking."
+                "--at", metavar="N", help="Print the position after event N (from 0) of the "
+                "first hand (or of --hand), as `ccmj actions` reads it, instead of checking."
             ),
         ] = None,
         hand: Annotated[

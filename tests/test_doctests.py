@@ -19,6 +19,7 @@ DOCTEST_MODULES = (
     "ccmj_cli.exact",
     "ccmj_cli.hand",
     "ccmj_cli.odds",
+    "ccmj_cli.referee",
     "ccmj_cli.scoring",
     "ccmj_cli.tiles",
 )  # (simulate's examples are all +SKIP: they would compile the table engine)

@@ -38,4 +38,8 @@ def main():
     if sys.stderr is not None:
         with contextlib.suppress(OSError, ValueError):
             sys.stderr.flush()
+    exact = sys.modules.get("ccmj_cli.exact")  # (os._exit skips atexit: its memo is kept here)
+    if exact is not None:
+        with contextlib.suppress(Exception):
+            exact.save_memos()
     os._exit(code)

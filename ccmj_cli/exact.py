@@ -94,7 +94,7 @@ class ExactReport:
     def to_dict(self) -> dict:
         return {
             "hand": self.hand,
-            "method": "exact",
+            "method": "exact" if self.complete else "region",  # region: a lower bound
             "draws": self.draws,
             "objective": self.objective,
             "pool": self.pool,

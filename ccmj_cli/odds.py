@@ -96,7 +96,7 @@ class Exact:
 class OddsResult:
     hand: str  # the 13-tile hand the trials start from
     discard: str | None  # the discard that made it (14-tile input)
-    method: str  # "exact", "monte_carlo" or "both"
+    method: str  # "exact", "region" (a restricted search: a lower bound), "monte_carlo", "both"
     p_win: float | None  # the Monte Carlo fields are None when no trial was run
     ci95: list[float] | None
     by_method: dict | None
@@ -482,7 +482,10 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads,
 def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponents, declare,
              bao, exact, note, pool, policy) -> OddsResult:  # fmt: skip
     n = int(st[K.S_TRIALS]) if st is not None else 0
-    method = "exact" if st is None else ("both" if exact is not None else "monte_carlo")
+    # an incomplete search is the exact value of the best play within its region, a lower
+    # bound on the optimum, and is never called exact
+    solved = "exact" if exact is None or exact.complete else "region"
+    method = solved if st is None else ("both" if exact is not None else "monte_carlo")
     if st is None:  # the exact answer alone: the top-level figures are its own
         e = exact
         return OddsResult(

@@ -238,19 +238,26 @@ def _exact_method(ex: dict) -> str:
         return "exact (closed form: a declared tenpai hand; drawn tiles leave the pool)"
     goal = "P(win)" if ex["objective"] == "win" else "the payment"
     if ex["complete"]:
-        reach = "every play"
-    else:
-        reach = f"hands within {ex['limit']} of a win counting new tiles"
-        if ex["gain"] is not None:
-            reach += f", last widening +{ex['gain']:.6f}"
+        return (
+            f"exact (best play for {goal} over every play; pool hand_only; {ex['states']:,} states)"
+        )
+    widened = "" if ex["gain"] is None else f", the last widening added +{ex['gain']:.6f}"
     return (
-        f"exact (best play for {goal} over {reach}; pool hand_only; {ex['states']:,} states)"
+        f"region search: a lower bound, not the optimum (best play for {goal} over hands within "
+        f"{ex['limit']} of a win counting new tiles{widened}; pool hand_only; "
+        f"{ex['states']:,} states)"
     )
+
+
+def _tag(ex: dict | None) -> str:
+    """What the solver's figures are called: exact, or a region search's lower bound."""
+    return "exact" if ex is None or ex["complete"] else "region"
 
 
 def _odds_block(d: dict) -> str:
     ex = d["exact"]
     mc = d["trials"] > 0
+    tag = _tag(ex)
     head = [
         ("hand", d["hand"] + (f"  (after discarding {d['discard']})" if d["discard"] else "")),
         (
@@ -279,20 +286,20 @@ def _odds_block(d: dict) -> str:
             ("P(win)", f"{_p(d['p_win'])}  95% CI [{lo:.4f}, {hi:.4f}]"),
         ]
         if ex is not None:
-            head.append(("exact P(win)", f"{ex['p_win']:.6f}"))
+            head.append((f"{tag} P(win)", f"{ex['p_win']:.6f}"))
         elif d["exact_note"]:
             head.append(("exact", f"not available: {d['exact_note']}"))
         head += [
-            ("P(夹胡 win)", _p(d["p_jiahu"]) + (f"  exact {ex['p_jiahu']:.6f}" if ex else "")),
-            ("P(飘胡 win)", _p(d["p_piao"]) + (f"  exact {ex['p_piao']:.6f}" if ex else "")),
+            ("P(夹胡 win)", _p(d["p_jiahu"]) + (f"  {tag} {ex['p_jiahu']:.6f}" if ex else "")),
+            ("P(飘胡 win)", _p(d["p_piao"]) + (f"  {tag} {ex['p_piao']:.6f}" if ex else "")),
             (
                 "expected payment",
                 f"{d['expected_payment']:.3f} base units  95% CI [{plo:.3f}, {phi:.3f}]"
-                + (f"  exact {ex['expected_payment']:.4f}" if ex else ""),
+                + (f"  {tag} {ex['expected_payment']:.4f}" if ex else ""),
             ),
             (
                 "P(reach tenpai)",
-                _p(d["p_tenpai"]) + (f"  exact {ex['p_tenpai']:.6f}" if ex else ""),
+                _p(d["p_tenpai"]) + (f"  {tag} {ex['p_tenpai']:.6f}" if ex else ""),
             ),
         ]
         if d["p_declared"] is not None:
@@ -319,7 +326,7 @@ def _odds_block(d: dict) -> str:
         )
         for name, zh in ODDS_METHODS
     ]
-    how_heads = ["how", *(["P"] if mc else []), *(["exact"] if ex else [])]
+    how_heads = ["how", *(["P"] if mc else []), *([tag] if ex else [])]
     rounds, cum = [], 0.0
     n = max(len(d["by_round"]) if mc else 0, len(ex["by_round"]) if ex else 0)
     for r in range(1, n + 1):
@@ -337,7 +344,7 @@ def _odds_block(d: dict) -> str:
     round_heads = [
         "round",
         *(["P(win)", "cumulative"] if mc else []),
-        *(["exact P(won by)", "exact P(tenpai by)"] if ex else []),
+        *([f"{tag} P(won by)", f"{tag} P(tenpai by)"] if ex else []),
     ]
     return fields(head) + "\n\n" + table(how, how_heads) + "\n\n" + table(rounds, round_heads)
 
@@ -349,6 +356,7 @@ def render_odds(d: dict) -> str:
     xs = d["discards"]
     mc = any(x["trials"] > 0 for x in xs)
     with_ex = [x for x in xs if x["exact"]]
+    tag = _tag(with_ex[0]["exact"]) if with_ex else "exact"
     rows = []
     for x in xs:
         ex = x["exact"]
@@ -384,9 +392,9 @@ def render_odds(d: dict) -> str:
     if mc:
         heads += ["P(win)", "95% CI", *(zh for _, zh in ODDS_METHODS), "夹胡", "飘胡", "E[pay]"]
     if with_ex:
-        heads += ["exact P(tenpai)" if mc else "P(tenpai)", "exact P(win)" if mc else "P(win)"]
+        heads += [f"{tag} P(tenpai)" if mc else "P(tenpai)", f"{tag} P(win)" if mc else "P(win)"]
         heads += [] if mc else ["夹胡", "飘胡"]
-        heads += ["exact E[pay]" if mc else "E[pay]"]
+        heads += [f"{tag} E[pay]" if mc else "E[pay]"]
     model = (
         f"{first['rounds']} round(s), opponents {first['opponents']}, "
         f"declare {yes(first['declare'])}, bao {first['bao']}"

@@ -121,7 +121,8 @@ def read_record(path, hand: int | None = None) -> list[HandRecord]:
 class Value:
     p_win: float
     expected_payment: float
-    method: str  # "exact" (the dynamic programme), "closed_form" or "monte_carlo"
+    method: str  # "exact" (the dynamic programme, complete), "region" (a restricted search: a
+    # lower bound), "closed_form" or "monte_carlo"
     ci95: list | None = None  # the Monte Carlo's interval of p_win
 
 
@@ -228,7 +229,8 @@ class Valuer:
         out = {}
         for r in rep.results:
             if r.exact is not None:
-                method = "exact" if r.exact.solver == "dp" else "closed_form"
+                method = ("closed_form" if r.exact.solver != "dp"
+                          else "exact" if r.exact.complete else "region")  # fmt: skip
                 out[r.discard] = Value(r.exact.p_win, r.exact.expected_payment, method)
             else:
                 out[r.discard] = Value(r.p_win, r.expected_payment, "monte_carlo", r.ci95)

@@ -288,7 +288,9 @@ def test_numpy_arrays_and_json():
     r = rep.results[0]
     assert isinstance(r.p_win, np.ndarray) and r.p_win.shape == (7,)
     d = rep.to_dict()
-    assert d["method"] == "exact" and len(d["results"]) == 12 and d["pool"] == "hand_only"
+    assert len(d["results"]) == 12 and d["pool"] == "hand_only"
+    # 6 draws: the search stops short (limit < 6), a region's lower bound, not called exact
+    assert not d["complete"] and d["limit"] < 6 and d["method"] == "region"
     assert len(d["results"][0]["win_by_turn"]) == 6 == len(d["results"][0]["tenpai_by_turn"])
     assert hand_waits("123m456p789s1112s").tenpai
 
@@ -337,3 +339,50 @@ def test_random_hands_equal_a_brute_force_and_beat_the_bot(hand, seed):
     b = bot.results[0]
     se = math.sqrt(b.p_win * (1 - b.p_win) / b.trials)
     assert ex.p_win[-1] >= b.p_win - 3 * se - 1e-12, (hand, ex.p_win[-1], b.p_win)
+
+
+# --- the legal-distance memo kept between processes ------------------------------------------
+
+
+def test_the_memo_file_round_trips_mapped_and_a_damaged_file_is_a_miss(tmp_path, monkeypatch):
+    from ccmj_cli._kernels import cache
+
+    monkeypatch.setattr(cache, "memo_path", lambda name: tmp_path / f"memo-{name}.npy")
+    arrays = {"keys": np.arange(12, dtype=np.int64).reshape(3, 4), "flag": np.ones(5, np.int8),
+              "empty": np.zeros((0, 6), np.int64)}  # fmt: skip
+    cache.save_memo("t", arrays)
+    got = cache.load_memo("t")
+    assert set(got) == set(arrays)
+    for k, a in arrays.items():
+        assert got[k].dtype == a.dtype and got[k].shape == a.shape and (got[k] == a).all()
+    got["keys"][0, 0] = 99  # mapped copy-on-write: the process's own change, not the file's
+    assert cache.load_memo("t")["keys"][0, 0] == 0
+    path = tmp_path / "memo-t.npy"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 8])  # cut short
+    assert cache.load_memo("t") is None
+    path.write_bytes(b"garbage" + data[7:])  # not a memo file
+    assert cache.load_memo("t") is None
+    assert cache.load_memo("absent") is None
+
+
+def test_the_console_script_keeps_the_memo(monkeypatch):
+    # `ccmj` ends with os._exit, which skips atexit: it must save the exact analysis's memo itself
+    from ccmj_cli import _entry
+    from ccmj_cli import exact as X
+
+    saved = []
+    monkeypatch.setattr(X, "save_memos", lambda: saved.append(True))
+
+    class Exit(Exception):
+        pass
+
+    def fake_exit(code):
+        raise Exit(code)
+
+    monkeypatch.setattr(_entry.os, "_exit", fake_exit)
+    monkeypatch.setattr(_entry.interrupts, "install", lambda: None)
+    monkeypatch.setattr("sys.argv", ["ccmj", "odds", "123m456p789s1112s", "-n", "1", "--json"])
+    with pytest.raises(Exit):
+        _entry.main()
+    assert saved == [True]

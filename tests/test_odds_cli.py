@@ -142,6 +142,22 @@ def test_auto_uses_the_exact_answer_and_says_so():
     assert f"P(win)            {d['p_win']:.6f}" in r.output
 
 
+def test_a_restricted_search_is_never_called_exact():
+    # over 17 draws a 1-shanten hand's search stops short of the whole horizon (limit < 17):
+    # its answer is the best play within the region, a lower bound, labelled as such
+    hand = "123m456p111s4679s"
+    d = json.loads(odds(hand, "--json").stdout)
+    assert not d["exact"]["complete"] and d["exact"]["limit"] < 17
+    assert d["method"] == "region" and d["p_win"] == d["exact"]["p_win"]
+    r = odds(hand)
+    assert "method            region search: a lower bound, not the optimum" in r.output
+    assert "exact" not in r.output.split("method")[1].split("\n")[0]
+    assert "region P(won by)" in r.output and "exact P(won by)" not in r.output
+    # the same hand over 3 draws is searched whole: exact
+    d3 = json.loads(odds(hand, "-n", "3", "--json").stdout)
+    assert d3["exact"]["complete"] and d3["method"] == "exact"
+
+
 def test_auto_falls_back_to_monte_carlo_and_says_why():
     r = odds(TANKI, "-n", "3", "--declare", "--opponents", "random", "--seed", "1", "--json")
     d = json.loads(r.stdout)
@@ -163,7 +179,8 @@ def test_exact_fourteen_tiles_table_and_json():
         assert word in r.output
     d = json.loads(odds(hand, "--exact", "-n", "8", "--json").stdout)
     rows = d["discards"]
-    assert len(rows) == 12 and all(x["method"] == "exact" for x in rows)
+    assert len(rows) == 12  # (8 draws: the search stops at limit 5 or so, a region's bound)
+    assert all(x["method"] == ("exact" if x["exact"]["complete"] else "region") for x in rows)
     ps = [round(x["exact"]["p_win"], 12) for x in rows]
     assert ps == sorted(ps, reverse=True)
     ex = rows[0]["exact"]

@@ -92,6 +92,17 @@ def _key2(c):
     return a, b
 
 
+@njit(cache=True, inline="always")
+def _key_less(ka, kb, x):
+    """_key2 of the hand with one tile x fewer (or, negated step, more): keys are base-5 digits."""
+    if x < 18:
+        return ka - _P5[x], kb
+    return ka, kb - _P5[x - 18]
+
+
+_P5 = np.array([5**i for i in range(18)], np.int64)
+
+
 @njit(cache=True)
 def _grow(a, n):
     """``a`` with room for at least n rows (doubling), the first rows kept."""
@@ -129,12 +140,11 @@ def _extra(c, c_ref):
     return x
 
 
-@njit(cache=True)
-def _state(c, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm, states, s_c, s_lm,
-           n_s):  # fmt: skip
-    """The state of hand ``c`` (distance d, x new tiles), added if new. Returns (row, sk, sv,
-    sm, states, s_c, s_lm, n_s)."""
-    ka, kb = _key2(c)
+@njit(cache=True, inline="always")  # (inlined: no reference counting of its arrays per call)
+def _state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm, states, s_c,
+           s_lm, n_s):  # fmt: skip
+    """The state of hand ``c`` (its key (ka, kb) = _key2(c), distance d, x new tiles), added if
+    new. Returns (row, sk, sv, sm, states, s_c, s_lm, n_s)."""
     si = HT.get(sk, sv, sm, ka, kb, 0, 0)
     if si >= 0:
         return si, sk, sv, sm, states, s_c, s_lm, n_s
@@ -202,9 +212,10 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
         for i in range(N_KINDS):
             c[i] = roots_c[r, i]
         d, memo = LG.distance(c, ms, rv, memo)
+        ka, kb = _key2(c)
         roots[r], sk, sv, sm, states, s_c, s_lm, n_s = _state(
-            c, d, _extra(c, c_ref), ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm,
-            states, s_c, s_lm, n_s)  # fmt: skip
+            c, ka, kb, d, _extra(c, c_ref), ms, meld_own, rv, tb, declare, own, wbuf, sk, sv,
+            sm, states, s_c, s_lm, n_s)  # fmt: skip
 
     status = OK
     s = 0
@@ -259,9 +270,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                 d14[t] = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
             # a discard leaves at least the 14 tiles' distance, and removes at most one new
             # tile: skip the draw when no discard but the drawn tile can stay in the region
-            c[t] += 1
-            x14 = _extra(c, c_ref)
-            c[t] -= 1
+            x14 = states[s, S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
             if edge_state and d14[t] >= d:
                 continue
             if x14 - 1 + d14[t] > limit or d14[t] > n_draws:
@@ -301,6 +310,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                 for i in range(N_KINDS):
                     dists[i] = w14[row, i]
             c[t] += 1
+            ka14, kb14 = _key2(c)
             q0 = n_q
             for x in range(N_KINDS):
                 if x == t or c[x] == 0 or dists[x] > n_draws:
@@ -316,9 +326,10 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                     succ[n_q, Q_STATE] = s
                     succ[n_q, Q_TILE] = t
                     n_q += 1
+                ka, kb = _key_less(ka14, kb14, x)
                 q, sk, sv, sm, states, s_c, s_lm, n_s = _state(
-                    c, dists[x], x2, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm,
-                    states, s_c, s_lm, n_s)  # fmt: skip
+                    c, ka, kb, dists[x], x2, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv,
+                    sm, states, s_c, s_lm, n_s)  # fmt: skip
                 succ = _grow(succ, n_q + 1)
                 succ[n_q, Q_STATE] = q
                 succ[n_q, Q_TILE] = x

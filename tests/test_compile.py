@@ -127,3 +127,18 @@ def test_no_progress_off_a_terminal(monkeypatch):
     monkeypatch.setattr(progress, "_installed", [])
     progress.install(_Tty())
     assert len(registered) == 1
+
+
+def test_the_warm_ups_record_is_the_example_game(tmp_path):
+    """The warm-up's referee step checks a record that loads (its kernels then compile): the
+    example game of docs/referee.md without its comments."""
+    from ccmj_cli.cli.warmup_cmd import RECORD, STEPS
+    from ccmj_cli.referee import load_record
+
+    example = Path(__file__).parents[1] / "examples" / "records" / "example.txt"
+    lines = example.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert RECORD == "".join(x for x in lines if not x.startswith("#"))
+    path = tmp_path / "record.txt"
+    path.write_text(RECORD, encoding="utf-8")
+    assert len(load_record(str(path)).hands) == 1
+    assert ["referee", "{record}"] in [a for _, cmds in STEPS["referee"] for a in cmds]

@@ -103,7 +103,9 @@ STEPS = {
         ("simulate --log", [[*SIM, "--log", "{log}"]]),
         ("actions (legal actions at a position)", [["actions", "{position}", "--explain"]]),
     ],
-    "referee": [("referee (a recorded game checked)", [["referee", "{record}"]])],
+    "referee": [("referee (a recorded game checked, and stopped at an event)", [
+        ["referee", "{record}"], ["referee", "{record}", "--at", "12"],
+    ])],
 }  # fmt: skip
 PARTS = tuple(STEPS)
 

@@ -50,9 +50,9 @@ def main():
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     own = sorted(times.own.items(), key=lambda kv: -kv[1])
-    print(f"{'kernel':<44} {'own s':>7} {'incl. s':>8}")
+    print(f"{'kernel':<44} {'own s':>7} {'incl. s':>8} {'compiles':>8}")
     for name, t in own[: args.top]:
-        print(f"{name:<44} {t:>7.1f} {times.inclusive[name]:>8.1f}")
+        print(f"{name:<44} {t:>7.1f} {times.inclusive[name]:>8.1f} {times.compiles[name]:>8}")
     print(f"{times.count} compiles of {len(own)} kernels; warm-up {' '.join(args.parts)}: "
           f"{wall:.0f} s wall, {cpu:.0f} s CPU (this process), max RSS {rss:.0f} MB; "
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip

@@ -49,13 +49,15 @@ def make_variant(tmp_path):
 # Every process of a run (this one, the xdist workers, every `ccmj` a test starts) runs this
 # checkout's source (PYTHONPATH) and finds the compiled kernels in one cache folder:
 # CCMJ_CACHE_DIR, set here for all of them (as the user set it, else the folder ccmj would
-# pick), so a test that changes HOME still shares it. Before
-# the first test, `ccmj warm-up` fills it — the table engine in one process, the hand, batch
-# and odds kernels in another, so a cold compile uses both cores once instead of every worker
-# and subprocess compiling the same kernels. With a warm cache this takes seconds. It runs when
-# the whole suite runs (no test paths given), or with CCMJ_WARM_UP=1; CCMJ_WARM_UP=0 skips it.
+# pick), so a test that changes HOME still shares it. Before the first test, `ccmj warm-up`
+# fills it — the table engine in one process, the hand, batch, odds and referee kernels in
+# another, so a cold compile uses both cores once instead of every worker and subprocess
+# compiling the same kernels (the referee's scripted engine compiled in its README example's
+# subprocess, minutes on one core, before it was in the warm-up). With a warm cache this takes
+# seconds. It runs when the whole suite runs (no test paths given), or with CCMJ_WARM_UP=1;
+# CCMJ_WARM_UP=0 skips it.
 
-WARM_PARTS = (["simulate"], ["hand", "odds"])
+WARM_PARTS = (["simulate"], ["hand", "odds", "referee"])
 
 
 def _whole_suite(config) -> bool:

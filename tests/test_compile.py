@@ -41,6 +41,37 @@ def test_one_table_kernel_for_every_mode():
     assert len(K.pieces.signatures) == 1, K.pieces.signatures
 
 
+def test_an_eager_kernel_compiles_once_for_every_integer_argument():
+    """A kernel given a signature (``state.event``) compiles that one only: its callers' int
+    literals, uint8 cells, booleans and int32 values are converted, where a lazy kernel
+    compiles once per combination (``state.event`` did 29 times, with ``check_event``)."""
+    from numba import njit
+
+    from ccmj_cli._kernels.jit import compiled_njit
+
+    @compiled_njit("void(int64[:], int64, int64)", cache=False)
+    def put(out, i, x):
+        out[i] = x
+
+    @njit(cache=False)
+    def caller(out, cells):
+        put(out, 0, 7)
+        put(out, np.int32(1), cells[2])
+        put(out[:], 2, cells[0] == 0)
+
+    out = np.zeros(3, np.int64)
+    caller(out, np.array([0, 1, 200], np.uint8))
+    assert list(out) == [7, 200, 1]  # (200 > 127: read unsigned)
+    assert len(put.signatures) == 1
+
+
+def test_the_event_recorder_has_one_compiled_version():
+    """``state.event`` is called with many argument types; it has exactly one signature."""
+    from ccmj_cli._kernels.table import state
+
+    assert len(state.event.signatures) == 1, state.event.signatures
+
+
 class _Tty(io.StringIO):
     def isatty(self):
         return True
@@ -96,3 +127,18 @@ def test_no_progress_off_a_terminal(monkeypatch):
     monkeypatch.setattr(progress, "_installed", [])
     progress.install(_Tty())
     assert len(registered) == 1
+
+
+def test_the_warm_ups_record_is_the_example_game(tmp_path):
+    """The warm-up's referee step checks a record that loads (its kernels then compile): the
+    example game of docs/referee.md without its comments."""
+    from ccmj_cli.cli.warmup_cmd import RECORD, STEPS
+    from ccmj_cli.referee import load_record
+
+    example = Path(__file__).parents[1] / "examples" / "records" / "example.txt"
+    lines = example.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert RECORD == "".join(x for x in lines if not x.startswith("#"))
+    path = tmp_path / "record.txt"
+    path.write_text(RECORD, encoding="utf-8")
+    assert len(load_record(str(path)).hands) == 1
+    assert ["referee", "{record}"] in [a for _, cmds in STEPS["referee"] for a in cmds]

@@ -95,11 +95,10 @@ def compiled_njit(*args, **kwargs):
     (they use Numba's typed containers, prange, ...) decorate with this directly."""
     if len(args) == 1 and callable(args[0]) and not kwargs:
         return _compile(args[0], {})
-    if args:  # a signature: no use in ccmj, passed through as it is
-        from numba import njit as numba_njit
-
-        return numba_njit(*args, **kwargs)
-    return lambda fn: _compile(fn, kwargs)
+    # signatures (eager compile): the kernel compiles only these, and a call with other
+    # argument types converts them (an int literal, a uint8 cell), where a lazy kernel would
+    # compile once more for each combination of its callers' types
+    return lambda fn: _compile(fn, kwargs, args)
 
 
 _cache_ok: list = []  # [bool] once Numba's cache folder is set up
@@ -122,7 +121,7 @@ def _setup_numba_cache() -> bool:
     return _cache_ok[0]
 
 
-def _compile(fn, kwargs: dict):
+def _compile(fn, kwargs: dict, sigs: tuple = ()):
     cached = kwargs.get("cache", False) and _setup_numba_cache()
     from numba import njit as numba_njit
 
@@ -131,17 +130,27 @@ def _compile(fn, kwargs: dict):
     install()  # a terminal sees what compiles on a first run (nothing when the cache is warm)
 
     if not cached:
-        return numba_njit(**{**kwargs, "cache": False})(fn)
+        return _eager(numba_njit(**{**kwargs, "cache": False})(fn), sigs)
     try:
         disp = numba_njit(**kwargs)(fn)
     except RuntimeError:  # "cannot cache function ...: no locator available"
         from .cache import note
 
         note("the compiled kernels cannot be cached (no writable folder): compiling them")
-        return numba_njit(**{**kwargs, "cache": False})(fn)
+        return _eager(numba_njit(**{**kwargs, "cache": False})(fn), sigs)
     inner = getattr(disp, "_cache", None)
     if inner is not None and hasattr(inner, "load_overload"):
         disp._cache = _SafeCache(inner)
+    return _eager(disp, sigs)
+
+
+def _eager(disp, sigs: tuple):
+    """Compile (or load) the signatures now and no others, as ``numba.njit(sigs)`` does, but
+    after the safe cache is in place."""
+    if sigs:
+        for sig in sigs[0] if isinstance(sigs[0], list) else sigs:
+            disp.compile(sig)
+        disp.disable_compile()
     return disp
 
 

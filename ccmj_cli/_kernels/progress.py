@@ -38,6 +38,7 @@ class CompileTimes(_ev.Listener):
         self.stack: list = []  # [name, start, children's time]
         self.inclusive: dict[str, float] = {}
         self.own: dict[str, float] = {}
+        self.compiles: dict[str, int] = {}  # specialisations compiled, by kernel name
         self.count = 0
 
     def on_start(self, event):
@@ -51,6 +52,7 @@ class CompileTimes(_ev.Listener):
         took = time.thread_time() - t0
         self.inclusive[name] = self.inclusive.get(name, 0.0) + took
         self.own[name] = self.own.get(name, 0.0) + took - children
+        self.compiles[name] = self.compiles.get(name, 0) + 1
         if self.stack:
             self.stack[-1][2] += took
 

@@ -36,6 +36,51 @@ POSITION = (
     '{"count": 13}}}'
 )
 SIM = ["simulate", "-n", "16", "--seed", "1", "--no-progress", "--json"]
+# a recorded hand (docs/referee.md): the referee runs the table engine scripted, a compile of
+# its own
+RECORD = (
+    'rules default\n'
+    'dealer S\n'
+    'deal S 558m2567p2289s44z1z\n'
+    'deal W 2344667m67p79s12z\n'
+    'deal N 27m13488p127s245z\n'
+    'deal E 33689m135p1366s7z\n'
+    'S discard 8m\n'
+    'W chow 8m 678m from S\n'
+    'W discard 1z\n'
+    'N draw 2m\n'
+    'N discard 2z\n'
+    'E draw 2p\n'
+    'E discard 6m\n'
+    'S draw 7s\n'
+    'S discard 2p\n'
+    'W draw 9p\n'
+    'W discard 2z\n'
+    'N draw 3p\n'
+    'N discard 7m\n'
+    'E chow 7m 789m from N\n'
+    'E discard 5p\n'
+    'S draw 5m\n'
+    'S discard 1z\n'
+    'S declare\n'
+    'W draw 7m\n'
+    'W discard 7m\n'
+    'N draw 5s\n'
+    'N discard 1p\n'
+    'E draw 3m\n'
+    'E discard 7z\n'
+    'E declare\n'
+    'bao 9m by S dice 2 2\n'
+    'S look 9m\n'
+    'S draw 4m\n'
+    'S discard 4m\n'
+    'W chow 4m 234m from S\n'
+    'W discard 6m\n'
+    'N draw 1m\n'
+    'N discard 4z\n'
+    'S win 4z from N\n'
+    'payout E -4 S 16 W -4 N -8\n'
+)
 
 # part -> [(what is compiled, the ccmj arguments that compile it)]; {wins} is a CSV file
 STEPS = {
@@ -58,6 +103,9 @@ STEPS = {
         ("simulate --log", [[*SIM, "--log", "{log}"]]),
         ("actions (legal actions at a position)", [["actions", "{position}", "--explain"]]),
     ],
+    "referee": [("referee (a recorded game checked, and stopped at an event)", [
+        ["referee", "{record}"], ["referee", "{record}", "--at", "12"],
+    ])],
 }  # fmt: skip
 PARTS = tuple(STEPS)
 
@@ -88,12 +136,15 @@ def warm_up(parts=PARTS, say=None) -> float:
         position = os.path.join(tmp, "position.json")
         with open(position, "w", encoding="utf-8") as f:
             f.write(POSITION)
+        record = os.path.join(tmp, "record.txt")
+        with open(record, "w", encoding="utf-8") as f:
+            f.write(RECORD)
         for i, (what, commands) in enumerate(steps, 1):
             t = time.perf_counter()
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}…")
             for args in commands:
-                _run([a.format(wins=wins, log=log, position=position) for a in args])
+                _run([a.format(wins=wins, log=log, position=position, record=record) for a in args])
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
     return time.perf_counter() - t0

@@ -161,7 +161,9 @@ def reset_table(tab, dealer, rec):
     kpay[:] = 0
 
 
-@njit(cache=True)
+# one signature: its callers pass literals, uint8 cells and int64 values in 29 combinations,
+# each a compile of its own (with check_event's) when it was left to specialise
+@njit("void(int64[:, :], int64[:], int64, int64, int64, int64, int64)", cache=True)
 def event(ev, g, kind, seat, tile, a, b):
     """Record one event (EV_* row) when recording; count it either way. Scripted (the
     referee), ``ev`` is the record: the event is checked against it (``script.check_event``)."""

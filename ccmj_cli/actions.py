@@ -31,14 +31,22 @@ _ENGINE: dict = {}
 
 
 def _engine():
-    """The compiled tables and scratch (loaded once)."""
+    """The lookup tables and scratch (loaded once). The discard policy's useful-tile tables
+    are part of the scratch but no action asks the policy: interpreted (``ccmj actions``, one
+    position), empty ones stand in, sparing their load."""
     if not _ENGINE:
+        from ._kernels.jit import INTERPRETED
         from ._kernels.table.state import new_work
         from ._kernels.tables import tables
-        from ._kernels.useful import useful_tables
 
+        if INTERPRETED:
+            ut = (np.zeros((0, 10), np.uint16), np.zeros((0, 10), np.uint16))
+        else:
+            from ._kernels.useful import useful_tables
+
+            ut = useful_tables()
         _ENGINE["tb"] = tables()
-        _ENGINE["ws"] = new_work(useful_tables())
+        _ENGINE["ws"] = new_work(ut)
         _ENGINE["out"] = A.new_actions()
     return _ENGINE
 
@@ -177,6 +185,9 @@ def legal_actions(position: Position | dict | str, seat: str | int | None = None
         for r in claims:
             d = _describe(p, r, tab)
             order.append({k: d[k] for k in ("seat", "action", "tile", "chow") if k in d})
+        for x in order[1:]:  # (what a record shows instead breaks the referee's claim_priority)
+            x["rule"] = "claim_priority"
+            x["loses_to"] = {"seat": order[0]["seat"], "action": order[0]["action"]}
         result["claims"] = {
             "priority": order,
             "takes": order[0] if order else None,
@@ -185,6 +196,36 @@ def legal_actions(position: Position | dict | str, seat: str | int | None = None
     if explain:
         result["forbidden"] = forbidden
     return result
+
+
+def claim_options(variant, dealer: int, seat: int, hand, melds, tile: int, discarder: int,
+                  left: int, tail_draws: int, kongs: int) -> list[tuple[int, int]]:  # fmt: skip
+    """The claims (碰, each 吃, 明杠) ``seat`` may make on the discard ``tile`` of
+    ``discarder``, as the table's claim phase allows them: [(meld kind, first tile)]. ``hand``
+    (uint8[34]) and ``melds`` ([(kind, tiles)]) are his; the other seats' tiles are unknown;
+    the wall has ``left`` tiles after ``tail_draws`` replacement draws and ``kongs`` kongs."""
+    from .position import SeatPos
+
+    seats = []
+    for s in range(4):
+        if s == seat:
+            ms = [(T.Meld(k, tuple(int(x) for x in ts)), -1) for k, ts in melds]
+            seats.append(SeatPos(np.asarray(hand, np.uint8), int(np.sum(hand)), ms, []))
+        else:
+            seats.append(SeatPos(None, 13, [], []))
+    p = Position(variant, dealer, seats, left, tail_draws, kongs, "none", -1, 0, 0, False,
+                 "discard", discarder, tile)  # fmt: skip
+    from .simulate import table_params
+
+    e = _engine()
+    tab, known = p.state()
+    out = e["out"]
+    n = int(A.legal_actions(tab, e["ws"], variant.vector, e["tb"], table_params(variant), known,
+                            out))  # fmt: skip
+    kinds = {A.A_PUNG: L.MELD_PUNG, A.A_CHOW: L.MELD_CHOW, A.A_MINGKONG: L.MELD_KONG}
+    return [(kinds[int(r[A.AC_KIND])], int(r[A.AC_A]) if r[A.AC_KIND] == A.A_CHOW else tile)
+            for r in out[: min(n, out.shape[0])]
+            if r[A.AC_SEAT] == seat and r[A.AC_CODE] == 0 and int(r[A.AC_KIND]) in kinds]  # fmt: skip
 
 
 def actions_counts(result: dict) -> np.ndarray:

@@ -637,7 +637,10 @@ def render_actions(d: dict) -> str:
     if "claims" in d:
         c = d["claims"]
         lines.append("")
-        order = ", ".join(f"{x['seat']} {x['action']}" for x in c["priority"]) or "none"
+        order = ", ".join(
+            f"{x['seat']} {x['action']}" + (" (loses: claim_priority)" if "rule" in x else "")
+            for x in c["priority"]
+        ) or "none"
         lines.append(f"claims by priority: {order}")
         if c["takes"]:
             lines.append(f"takes the tile: {c['takes']['seat']} ({c['takes']['action']})"

@@ -97,6 +97,16 @@ class Record:
         if chunk:
             yield chunk
 
+    def verdicts(self, size: int = 8192):
+        """The verdict of every hand, in order (a log's hands are read in bulk, ``size`` at a
+        time: ``_log_batches``)."""
+        if self.hands is None:
+            for batch in _log_batches(self.path, size):
+                yield from _referee_batch(self, batch)
+            return
+        for chunk in self.chunks():
+            yield from referee_hands(self, chunk)
+
     def all_hands(self) -> list:
         if self.hands is None:
             self.hands = [h for c in self.chunks() for h in c]
@@ -180,27 +190,149 @@ def _log_hands(path: str):
     with open(path, encoding="utf-8") as f:
         f.readline()
         for n, line in enumerate(f, start=2):
-            if not line.strip():
-                continue
+            if line.strip():
+                yield _log_hand(path, n, line)
+
+
+def _log_hand(path: str, n: int, line: str) -> Hand:
+    """Line ``n`` of a simulate log, one logged hand (else one line naming the line)."""
+    try:
+        h = json.loads(line)
+        wall = np.array([_TILE_IDX[t] for t in h["wall"]], np.int8)
+        if len(wall) != TL.N_WALL:
+            raise ValueError("wall")
+        evs = h["events"]
+        ev = np.zeros((len(evs), REC_COLS), np.int16)
+        if evs:
+            ev[:, : TL.EV_COLS] = evs
+        dice = np.array(h["dice"], np.int8)
+        if len(dice) > TL.N_DICE:
+            raise ValueError("dice")
+        return Hand(int(h["hand"]), SEATS.index(h["dealer"]), wall, dice, ev, None,
+                    h.get("result"))  # fmt: skip
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError):
+        raise HandError(f"record '{path}': line {n} is not a logged hand (a damaged log?)") from None
+
+
+@dataclass
+class _LogBatch:
+    """Hands of a simulate log read in bulk: the engine's arrays (``_arrays``' layout) and
+    each hand's number and recorded result."""
+
+    walls: np.ndarray
+    dices: np.ndarray
+    dealers: np.ndarray
+    recs: np.ndarray
+    offs: np.ndarray
+    lens: np.ndarray
+    numbers: list
+    results: list
+
+    def hand(self, i: int) -> Hand:
+        a, n = int(self.offs[i]), int(self.lens[i])
+        return Hand(self.numbers[i], int(self.dealers[i]), self.walls[i, : TL.N_WALL],
+                    self.dices[i], self.recs[a : a + n], None, self.results[i])  # fmt: skip
+
+
+_SEAT_IDX = {s: i for i, s in enumerate(SEATS)}
+
+
+_SUIT_BASE = np.full(256, -100, np.int64)
+for _i, _c in enumerate(b"mpsz"):
+    _SUIT_BASE[_c] = 9 * _i - 1
+_WALL_TEXT = 6 * TL.N_WALL - 2  # '"1m", ' a tile, as simulate writes the wall
+
+
+def _cut(line: str):
+    """A log line cut in three: its wall's text, its events' text (as simulate writes them:
+    ``"wall": ["1m", ...], ``, ``"events": [[...], ...], ``) and the rest, still JSON; None
+    when the line is not written that way (it is then read by ``json`` whole)."""
+    ws = line.find('"wall": [')
+    we = line.find("], ", ws)
+    es = line.find('"events": [', we)
+    if ws < 0 or we < 0 or es < 0:
+        return None
+    ee = line.find("]]", es) + 2 if line[es + 11 : es + 12] == "[" else es + 12
+    if line[ee : ee + 2] != ", " or we - ws - 9 != _WALL_TEXT:
+        return None
+    return line[ws + 9 : we], line[es + 11 : ee - 1], line[:ws] + line[we + 3 : es] + line[ee + 2 :]
+
+
+def _log_batches(path: str, size: int):
+    """The hands of a simulate log, ``size`` at a time, parsed in bulk: the walls and events of
+    the batch turned into arrays at once (numpy reads the numbers), each line's other fields
+    by ``json``. A batch not written as simulate writes it is read hand by hand
+    (``_log_hand``, which names a line that is not a logged hand)."""
+    loads = json.loads
+    with open(path, encoding="utf-8") as f:
+        f.readline()
+        lineno = 1
+        while True:
+            lines, nums = [], []
+            for line in f:
+                lineno += 1
+                if line.strip():
+                    lines.append(line)
+                    nums.append(lineno)
+                    if len(lines) == size:
+                        break
+            if not lines:
+                return
             try:
-                h = json.loads(line)
-                wall = np.array([_TILE_IDX[t] for t in h["wall"]], np.int8)
-                if len(wall) != TL.N_WALL:
-                    raise ValueError("wall")
-                evs = h["events"]
-                ev = np.zeros((len(evs), REC_COLS), np.int16)
-                if evs:
-                    ev[:, : TL.EV_COLS] = evs
-                dice = np.array(h["dice"], np.int8)
-                if len(dice) > TL.N_DICE:
-                    raise ValueError("dice")
-                hand = Hand(int(h["hand"]), SEATS.index(h["dealer"]), wall, dice, ev, None,
-                            h.get("result"))  # fmt: skip
-            except (ValueError, KeyError, TypeError, IndexError):
-                raise HandError(
-                    f"record '{path}': line {n} is not a logged hand (a damaged log?)"
-                ) from None
-            yield hand
+                batch = _parse_batch(lines, loads)
+            except (ValueError, KeyError, TypeError, IndexError, OverflowError):
+                # not as simulate writes it (a log written again by other means?): hand by
+                # hand, which names a line that is not a logged hand
+                hands = [_log_hand(path, n, line) for n, line in zip(nums, lines, strict=True)]
+                walls, dices, dealers, recs, offs, lens = _arrays(hands)
+                batch = _LogBatch(walls, dices, dealers, recs, offs, lens,
+                                  [h.number for h in hands], [h.result for h in hands])  # fmt: skip
+            yield batch
+
+
+def _parse_batch(lines: list, loads) -> "_LogBatch":
+    n = len(lines)
+    cuts = [_cut(x) for x in lines]
+    if any(c is None for c in cuts):
+        raise ValueError("not as simulate writes a log")
+    rests = [loads(c[2]) for c in cuts]
+    # the walls: '"8m", "5s", ...': the digit and the suit letter of tile k at 6k+1, 6k+2
+    wb = np.frombuffer(", ".join(c[0] for c in cuts).encode("ascii"), np.uint8)
+    if wb.size != n * (_WALL_TEXT + 2) - 2 or (wb[0::6] != 34).any() or (wb[3::6] != 34).any():
+        raise ValueError("wall")
+    digit = wb[1::6].astype(np.int64) - 48
+    flat_w = _SUIT_BASE[wb[2::6]] + digit
+    if (digit < 1).any() or (digit > 9).any() or (flat_w < 0).any() or (flat_w >= L.N_KINDS).any():
+        raise ValueError("wall")
+    # the events: '[2, 0, 9, 0, 0], [0, 1, 26, 0, 0]': rows of five numbers
+    ev_text = [c[1] for c in cuts]
+    lens = np.fromiter((t.count("[") for t in ev_text), np.int64, n)
+    commas = np.fromiter((t.count(",") for t in ev_text), np.int64, n)
+    if ((commas != np.maximum(5 * lens - 1, 0)) | (lens != np.fromiter(
+            (t.count("]") for t in ev_text), np.int64, n))).any():  # fmt: skip
+        raise ValueError("event")
+    total = int(lens.sum())
+    body = ",".join(t for t in ev_text if t).replace("[", " ").replace("]", " ")
+    flat_e = np.fromstring(body, dtype=np.int64, sep=",") if total else np.zeros(0, np.int64)
+    if flat_e.size != total * TL.EV_COLS:
+        raise ValueError("event")
+    if total and (flat_e.min() < -(1 << 15) or flat_e.max() >= 1 << 15):
+        raise ValueError("event")  # (as the per-hand reader's int16 rows)
+    dices = np.ones((n, TL.N_DICE), np.int64)
+    for i, h in enumerate(rests):
+        d = h["dice"]
+        if len(d) > TL.N_DICE:
+            raise ValueError("dice")
+        dices[i, : len(d)] = d
+    dealers = np.fromiter((_SEAT_IDX[h["dealer"]] for h in rests), np.int64, n)
+    wall = np.full((n, TL.SCRIPT_WALL), -1, np.int64)
+    wall[:, : TL.N_WALL] = flat_w.reshape(n, TL.N_WALL)
+    recs = np.zeros((total, REC_COLS), np.int64)
+    recs[:, : TL.EV_COLS] = flat_e.reshape(total, TL.EV_COLS)
+    offs = np.zeros(n, np.int64)
+    np.cumsum(lens[:-1], out=offs[1:])
+    return _LogBatch(wall, dices, dealers, recs, offs, lens, [int(h["hand"]) for h in rests],
+                     [h.get("result") for h in rests])  # fmt: skip
 
 
 # --- the hand-written form: one event a line (docs/referee.md)
@@ -615,25 +747,55 @@ def referee_hands(record: Record, hands=None) -> list[dict]:
     return [_verdict(h, res[i], stop[i]) for i, h in enumerate(hands)]
 
 
+def _referee_batch(record: Record, batch: _LogBatch):
+    """The verdicts of a log's batch of hands (``referee_hands`` without the Hand objects: a
+    hand that is not legal is built for its message only)."""
+    from ._kernels.table.referee import STOP_COLS, referee_pieces
+    from ._kernels.tables import tables
+    from ._kernels.useful import useful_tables
+    from numba import get_num_threads
+
+    n = len(batch.numbers)
+    res = np.zeros((n, TL.R_LEN), np.int64)
+    stop = np.zeros((n, STOP_COLS), np.int64)
+    pieces = max(1, min(n, 4 * get_num_threads()))
+    referee_pieces(batch.walls, batch.dices, batch.dealers, batch.recs, batch.offs, batch.lens,
+                   record.rv, tables(), useful_tables(), record.tp, res, stop, pieces)  # fmt: skip
+    # legal as far as the engine goes: it stopped nowhere and made every recorded event
+    clean = (stop[:, 0] == 0) & (res[:, TL.R_N_EVENTS] >= batch.lens)
+    for i in range(n):
+        if not clean[i]:
+            yield _verdict(batch.hand(i), res[i], stop[i])
+            continue
+        settle = settlement(res[i])
+        rec = batch.results[i]
+        if rec and any(k in rec and rec[k] != settle[k] for k in settle):
+            yield _verdict(batch.hand(i), res[i], stop[i])
+            continue
+        yield {"hand": batch.numbers[i], "ok": True, "problems": [], "settlement": settle}
+
+
 def referee(record) -> list[dict]:
     """Check every hand of a record (a path or a ``Record``): a verdict per hand, ``{"hand",
     "ok", "problems": [{"event", "rule", "message"}], "settlement"}``."""
     if not isinstance(record, Record):
         record = load_record(str(record))
-    return [v for chunk in record.chunks() for v in referee_hands(record, chunk)]
+    return list(record.verdicts())
 
 
-def _phase_after(g, row, before) -> None:
+def _phase_after(tab, row, before) -> None:
     """What the table waits for right after the event ``row``: the replay stops inside a phase,
     before the driver moves on, so the phase is the event's own consequence (a discard is on
     offer, a claimed meld or a draw leaves its seat to play, a kong owes a replacement draw, an
-    added kong tile may be robbed)."""
+    added kong tile may be robbed: at a 抢杠 the table is shown as it was when the tile was
+    added, before the robbing seat took it)."""
+    g, conc = tab[0], tab[2]
     k, s, t = int(row[0]), int(row[1]), int(row[2])
     if k in (TL.EV_DRAW, TL.EV_TAIL):
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_DRAWN] = TL.PH_SELF, s, t
     elif k == TL.EV_DISCARD:
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_CLAIM, s, t
-    elif k in (TL.EV_CHOW, TL.EV_PUNG):
+    elif k in (TL.EV_CHOW, TL.EV_PUNG, TL.EV_ROB_PUNG):
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_DRAWN] = TL.PH_SELF, s, -1
     elif k in (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_SPECIAL):
         g[TL.G_PHASE], g[TL.G_CUR] = TL.PH_DRAW, s
@@ -646,6 +808,20 @@ def _phase_after(g, row, before) -> None:
         g[TL.G_DECL_DISC] = s
     elif k in (TL.EV_BAO, TL.EV_LOOK, TL.EV_BAO_CHANGE, TL.EV_NO_BAO) and g[TL.G_DRAWN] >= 0:
         g[TL.G_PHASE] = TL.PH_SELF  # (at a declared seat's draw: the tile is in his hand)
+    elif k == TL.EV_KONG_ROBBED:
+        src = int(row[4])
+        if int(row[3]):  # 抢杠胡: the robber's tile back (the win is the next event)
+            conc[s, t] -= 1
+            g[TL.G_WINNER] = -1
+        else:  # 抢叉: his pung undone (the ROB_PUNG event after it is the pung)
+            _g, _ps, _c, melded, _ak, pungs, _tk, _ms, mrec, nm, _pond, exposed, _kp = tab
+            nm[s] -= 1
+            conc[s, t] += 2
+            melded[s, t] -= 3
+            exposed[t] -= 3
+            pungs[s, t] = 0
+        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_ROB, src, t
+        g[TL.G_PEND_KIND] = 1 if tab[5][src, t] else 2
     elif k in (TL.EV_WIN, TL.EV_HUANG):
         g[TL.G_PHASE] = TL.PH_OVER
 
@@ -673,7 +849,7 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     out = {"hand": h.number, "event": event, "reached": int(code) == -1}
     if int(code) > 0 or (int(code) == -2):
         out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
-    _phase_after(tab[0], h.events[event], h.events[event - 1] if event else None)
+    _phase_after(tab, h.events[event], h.events[event - 1] if event else None)
     try:  # the position format (``ccmj actions`` reads it), when the record's rules load
         from .position import position_from_state
 

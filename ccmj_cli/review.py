@@ -268,6 +268,7 @@ class _Table:
         self.melds = [[] for _ in SEATS]  # [(kind, tiles)]
         self.pond = np.zeros(L.N_KINDS, np.int64)
         self.drawn = 0  # wall tiles drawn since the deal (head and tail)
+        self.tail = 0  # of which replacement draws from the tail
         self.next_draw = rec.dealer  # the seat drawing next from the head (no claim)
         self.turns = [0] * 4
         self.declared = [False] * 4
@@ -318,41 +319,29 @@ class _Table:
 
 def _claim_choices(tab: _Table, s: int, t: int, discarder: int, rv, v: Variant):
     """The claims seat s may make on the discard t: {name: (kind, conc after, meld tiles)}.
-    Legal as the engine's claim phase says (two copies for 碰, three for 明杠, the next seat's
-    吃 of a suit tile; 手把一 by the engine's kernel)."""
-    from ._kernels.table.state import claim_leaves_one, ms_with_chow, ms_with_pung
+    Legal as the table's claim phase says (``actions.claim_options``: the engine's kernel)."""
+    from .actions import claim_options
 
+    kongs = sum(1 for ms in tab.melds for k, _ts in ms if k not in (L.MELD_CHOW, L.MELD_PUNG))
+    left = N_WALL - DEALT - tab.drawn
+    opts = claim_options(v, tab.dealer, s, tab.conc[s].astype(np.uint8), tab.melds[s], t,
+                         discarder, left, tab.tail, kongs)  # fmt: skip
     out = {}
     c = tab.conc[s]
-    h = T.Hand(c.astype(np.uint8), tuple(T.Meld(k, tuple(ts)) for k, ts in tab.melds[s]))
-    ms4 = np.zeros((4, L.MS_LEN), np.int64)
-    ms4[s] = h.meld_summary()
-    ms2 = np.zeros(L.MS_LEN, np.int64)
-    if c[t] >= 2:
-        ms_with_pung(ms4, s, t, True, ms2)
-        if not (rv[L.RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv)):
-            c2 = c.copy()
-            c2[t] -= 2
-            out[f"pung {T.tile_name(t)}"] = (L.MELD_PUNG, c2, (t, t, t))
-            if c[t] == 3 and tab.draws_left(s, s) > 0:
-                c3 = c.copy()
-                c3[t] -= 3
-                out[f"kong {T.tile_name(t)}"] = (L.MELD_KONG, c3, (t, t, t, t))
-    if s == (discarder + 1) % 4 and t < L.HONOR:
-        r = t % 9
-        for lo in (t - 2, t - 1, t):
-            if lo < t - r or lo + 2 > t - r + 8:
-                continue
-            need = [x for x in (lo, lo + 1, lo + 2) if x != t]
-            if all(c[x] >= 1 for x in need):
-                ms_with_chow(ms4, s, lo, ms2)
-                if rv[L.RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
-                    continue
-                c2 = c.copy()
-                for x in need:
+    for kind, lo in opts:
+        c2 = c.copy()
+        if kind == L.MELD_CHOW:
+            mt = (lo, lo + 1, lo + 2)
+            for x in mt:
+                if x != t:
                     c2[x] -= 1
-                out[f"chow {T.format_tiles([lo, lo + 1, lo + 2])}"] = (L.MELD_CHOW, c2,
-                                                                        (lo, lo + 1, lo + 2))
+            out[f"chow {T.format_tiles(list(mt))}"] = (kind, c2, mt)
+        elif kind == L.MELD_PUNG:
+            c2[t] -= 2
+            out[f"pung {T.tile_name(t)}"] = (kind, c2, (t, t, t))
+        else:
+            c2[t] -= 3
+            out[f"kong {T.tile_name(t)}"] = (kind, c2, (t, t, t, t))
     return out
 
 
@@ -388,6 +377,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
         elif k == TL.EV_TAIL:
             tab.conc[s][t] += 1
             tab.drawn += 1
+            tab.tail += 1
         elif k in (TL.EV_ANKONG, TL.EV_JIAGANG):
             if s in seats and not tab.declared[s]:
                 opts = _kong_options(tab, s)

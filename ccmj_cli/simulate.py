@@ -24,7 +24,6 @@ import numpy as np
 from ._kernels.table import driver as K
 from ._kernels.table import layout as TL
 from ._kernels.tables import tables
-from ._kernels.useful import useful_tables
 from .errors import PolicyError, UsageError
 from .rules import Variant, load_variant
 
@@ -139,6 +138,14 @@ def seed_words(seed: int, start: int, stop: int) -> np.ndarray:
     data = (data * ((hc * np.uint64(_MULT_B)) & np.uint64(_M32))) & np.uint64(_M32)
     data ^= data >> np.uint64(16)
     return data[0::2] | (data[1::2] << np.uint64(32))
+
+
+def useful_tables():
+    """The discard policy's useful-tile tables (``_kernels.useful``; imported when a table is
+    played, so that importing this module loads no compiled kernel)."""
+    from ._kernels.useful import useful_tables as ut
+
+    return ut()
 
 
 @dataclass(frozen=True)

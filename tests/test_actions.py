@@ -555,3 +555,116 @@ def test_dealer_first_turn_special_kongs(rules):
     assert sorted(a["kind"] for a in g["special_kong"]) == ["xi", "xuanfeng"]
     assert not {"win", "ankong", "jiagang", "bu"} & set(g)
     assert len(g["discard"]) == 14  # 14 different kinds
+
+
+# ------------------------------------------------------------------ the bots ask the same rules
+def test_declared_bot_kongs_a_discard_when_its_waits_stay():
+    # S declared holding 46m456p789s99s111z (tenpai on 5m: 夹 5m, the claim example's hand);
+    # E discards 1z. A 明杠 of 1z leaves 46m456p789s99s + [1111z]: still waiting on 5m only,
+    # so a declared hand may kong it (docs/rules.md "Declaring"): the table lists it, and the
+    # simulate bot that kongs makes it. The bot's scratch may hold another seat's tiles from
+    # an earlier judgment (here: all four 5m); the answer does not depend on it (the legal
+    # waits compared are read from the seat's own tiles).
+    from ccmj_cli._kernels.table import bots as B
+    from ccmj_cli._kernels.table import layout as TL
+    from ccmj_cli._kernels.table.state import new_work
+    from ccmj_cli._kernels.tables import tables
+    from ccmj_cli._kernels.useful import useful_tables
+
+    seats = {
+        "E": {"hand": "23m567p11s2345z66z", "pond": ["1z"], "first_turn": False},
+        "S": {"hand": "46m456p789s99s111z", "pond": ["9p"], "declared": True,
+              "first_turn": False},
+        "W": {"count": 13, "first_turn": False},
+        "N": {"count": 13, "first_turn": False},
+    }
+    p = Position.from_json(make(seats, {"event": "discard", "seat": "E", "tile": "1z"}))
+    r = legal_actions(p)
+    assert [a["tile"] for a in groups(r, "S")["mingkong"]] == ["1z"]  # (the table allows it)
+    tab, _known = p.state()
+    ws = new_work(useful_tables())
+    rv = np.asarray(p.variant.vector, np.int64)
+    bots = np.zeros((4, TL.N_KNOBS), np.int64)
+    bots[:, TL.K_KONG] = 1
+    own2 = ws[1]
+    own2[:] = 0
+    own2[T.tile_index("5m")] = 4  # (another seat's tiles: all four of S's wait)
+    assert B.wants_mingkong(tab, ws, 1, T.tile_index("1z"), bots, rv, tables())
+
+
+def test_claims_outranked_name_the_rule():
+    # the claim example: W's 胡 takes the 5m; E's 碰 and W's own 吃 lose to it (胡 > 碰 > 吃),
+    # each marked with the rule the referee names when a record shows it instead
+    r = legal_actions((EXAMPLES / "claim.json").read_text())
+    pri = r["claims"]["priority"]
+    assert "rule" not in pri[0]
+    assert [(x["seat"], x["action"], x["rule"], x["loses_to"]) for x in pri[1:]] == [
+        ("E", "pung", "claim_priority", {"seat": "W", "action": "win"}),
+        ("W", "chow", "claim_priority", {"seat": "W", "action": "win"}),
+    ]
+    out = runner.invoke(app, ["actions", str(EXAMPLES / "claim.json")]).output
+    assert "E pung (loses: claim_priority)" in out
+
+
+@pytest.mark.parametrize(("rules", "meld"), [("default", "[1234z]"), ("mil2024", "[123z]")])
+def test_bu_onto_a_special_kong(rules, meld):
+    # S laid out a 旋风杠 (default: the four winds; mil2024, 三风蛋: three winds are one) and
+    # draws 1z, a wind: he may 补 it onto the kong (a replacement draw follows). His other
+    # choices are the discards of the 11 kinds he holds (123m456p789s5m + 1z), and 报听 with
+    # each discard that leaves legal waits. No win (5m and 1z are single), no other kong.
+    seats = {
+        "E": {"count": 13, "pond": ["1p"], "first_turn": False},
+        "S": {"hand": "123m456p789s5m1z", "melds": [{"meld": meld}], "pond": ["2p"]},
+        "W": {"count": 13, "pond": ["3p"]}, "N": {"count": 13, "pond": ["4p"]},
+    }  # fmt: skip
+    r = legal_actions(make(seats, {"event": "draw", "seat": "S", "tile": "1z"}, rules))
+    g = groups(r, "S")
+    assert g["bu"] == [{"tile": "1z", "onto": "xuanfeng"}]
+    assert set(g) <= {"bu", "discard", "declare"}
+    assert tiles_of(g["discard"]) == sorted(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s",
+                                             "9s", "5m", "1z"])  # fmt: skip
+    assert tiles_of(g.get("declare", [])) == sorted(a["tile"] for a in g["discard"] if a["tenpai"])
+
+
+@pytest.mark.parametrize("rules", ["default", "mil2024"])
+def test_no_bu_in_the_dealers_first_turn(rules):
+    # E (dealer) laid out [1234z] in his first turn, before any discard, and drew its
+    # replacement tile 1z from the tail: no 补 in that turn (the timing of special kongs: the
+    # dealer's first turn adds nothing to them) -> special_kong_timing; he discards.
+    seats = {
+        "E": {"hand": "123m456p789s5m1z", "melds": [{"meld": "[1234z]"}], "first_turn": True},
+        "S": {"count": 13}, "W": {"count": 13}, "N": {"count": 13},
+    }  # fmt: skip
+    d = make(seats, {"event": "tail_draw", "seat": "E", "tile": "1z"}, rules, tail_draws=1)
+    r = legal_actions(d, explain=True)
+    assert "bu" not in groups(r, "E")
+    assert forbidden(r, "E", "bu") == [("1z", "special_kong_timing")]
+
+
+def test_interpreted_engine_gives_the_same_actions():
+    # `ccmj actions` runs the table engine's source as Python (one position: no Numba start-up);
+    # that must answer exactly as the compiled engine does here, on every example position and
+    # the hand-worked ones above (explain: the forbidden actions too), without loading Numba.
+    import os
+    import subprocess
+    import sys
+
+    cases = [p.read_text() for p in sorted(EXAMPLES.glob("*.json"))]
+    cases += [json.dumps(_jiehu("mil2024")), json.dumps(_shoubayi("mil2024")),
+              json.dumps(_dead_bao("mil2024"))]  # fmt: skip
+    code = (
+        "import json, sys\n"
+        "from ccmj_cli.actions import legal_actions\n"
+        "cases = json.loads(sys.stdin.read())\n"
+        "out = [legal_actions(c, explain=True) for c in cases]\n"
+        "print(json.dumps({'numba': 'numba' in sys.modules, 'out': out}))\n"
+    )
+    env = {**os.environ, "CCMJ_JIT": "0"}
+    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
+                       input=json.dumps(cases), capture_output=True, text=True, env=env,
+                       check=False)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert not got["numba"]
+    want = json.loads(json.dumps([legal_actions(c, explain=True) for c in cases]))
+    assert got["out"] == want

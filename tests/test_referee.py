@@ -269,3 +269,58 @@ def test_hand_worked_illegal_records(tmp_path, old, new, rule, line):
     assert got["rule"] == rule, got
     if line is not None:
         assert got["event"] == events.index(line)
+
+
+# The first 24 events of a simulated hand (seed 7, hand 96 of a default log): S lays out 九蛋
+# [9m9p9s], later draws the fourth 9p and adds it (补); N holds 99p and robs it by 碰 (抢叉).
+ROBBED = """rules default
+dealer W
+deal W 167m13457p336s16z6s
+deal N 29m1699p279s1167z
+deal E 459m127p449s2346z
+deal S 49m3589p12889s55z
+W discard 1z
+N pung 1z from W
+N discard 6z
+E draw 8p
+E discard 6z
+S draw 6m
+S special 9m9p9s
+S discard 8p
+W draw 7z
+W discard 6z
+N draw 7m
+N discard 7z
+E draw 1m
+E discard 2z
+S draw 6m
+S discard 6m
+W draw 2p
+W discard 1m
+N draw 4z
+N discard 4z
+E draw 3z
+E discard 1m
+S draw 9p
+N robpung 9p from S
+N discard 2m
+"""
+
+
+def test_at_the_robbed_kong(tmp_path):
+    """--at the 抢叉 event: the table as it was when S added his 9p (a 补, which may be robbed),
+    before N took it: `ccmj actions` there offers N the 碰 of it (and the pass)."""
+    from ccmj_cli.actions import legal_actions
+    from ccmj_cli.referee import state_at
+
+    p = tmp_path / "robbed.txt"
+    p.write_text(ROBBED, encoding="utf-8")
+    rec = load_record(str(p))
+    kinds = [int(e[0]) for e in rec.all_hands()[0].events]
+    rob = kinds.index(TL.EV_KONG_ROBBED)
+    pos = state_at(rec, 0, rob)["position"]
+    assert pos["last"] == {"event": "kong_add", "seat": "S", "tile": "9p", "kind": "bu"}
+    r = legal_actions(pos)
+    assert r["phase"] == "rob"
+    assert r["seats"]["N"]["rob_pung"] == [{"tile": "9p", "from": "S"}]
+    assert r["claims"]["takes"]["seat"] == "N"

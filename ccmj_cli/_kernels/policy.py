@@ -11,31 +11,39 @@ per-suit rows (the table bots, whose melds change).
 """
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
-from .jit import compiled_njit as njit
+from . import jit as _jit
+from .jit import njit
 from .judge import W_LEGAL, judge_waits
 from .layout import N_KINDS
 from .shape import shanten, useful_mask
 
-PAIR = types.UniTuple(types.int64, 2)
 MEMO_MAX = 300_000  # hands remembered by a memo before it is cleared
 
+if _jit.INTERPRETED:  # (one table position asked: the source runs as Python, no Numba)
 
-@njit(cache=True, nogil=True)
-def new_memo():
-    """A cache of (shanten, wanted mask) per concealed hand. Valid for one meld summary and one
-    rule vector: a caller whose melds change must start a new one."""
-    return Dict.empty(key_type=PAIR, value_type=PAIR)
+    def new_memo():
+        return {}
+
+else:
+    from numba import types
+    from numba.typed import Dict
+
+    PAIR = types.UniTuple(types.int64, 2)
+
+    @njit(cache=True, nogil=True)
+    def new_memo():
+        """A cache of (shanten, wanted mask) per concealed hand. Valid for one meld summary and
+        one rule vector: a caller whose melds change must start a new one."""
+        return Dict.empty(key_type=PAIR, value_type=PAIR)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _hand_key(c):
-    a = 0
+    a = np.int64(0)  # (int64, not the counts' uint8: so too when run as Python)
     for i in range(17, -1, -1):  # m and p: 18 base-5 digits
         a = a * 5 + c[i]
-    b = 0
+    b = np.int64(0)
     for i in range(N_KINDS - 1, 17, -1):  # s and z: 16 digits
         b = b * 5 + c[i]
     return (a, b)

@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOpt, emit, handles_errors
+from .common import JsonOpt, choose_kernels, emit, handles_errors
 
 
 def _read(path: str) -> str:
@@ -41,7 +41,8 @@ def register(app: typer.Typer):
     ):
         """Every legal action of every seat that may act now: win (with its score), claims and
         their priority, kongs, 报听, the bao, discards (with the waits each leaves)."""
-        # (compiled kernels: the table engine always runs compiled)
+        # one position: the table engine's source runs interpreted, sparing Numba's start-up
+        choose_kernels(position, batch=False)
         from ..actions import legal_actions
         from ..output import render_actions
 

@@ -52,7 +52,7 @@ def register(app: typer.Typer):
         bad = 0
         total = 0
         lines = []
-        for v in (v for chunk in rec.chunks() for v in R.referee_hands(rec, chunk)):
+        for v in rec.verdicts():
             total += 1
             bad += not v["ok"]
             if json:

@@ -13,10 +13,9 @@ then 吃). It asks the same kernels the phases ask when they play a hand (``driv
 
 import numpy as np
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..judge import W_LEGAL, judge_waits, may_declare
 from ..layout import (
-    HONOR,
     HOW_DISCARD,
     HOW_DUIBAO,
     HOW_MOBAO,
@@ -32,7 +31,7 @@ from ..layout import (
 )
 from . import codes as C
 from .bao import may_look, sees_bao
-from .bots import ankong_keeps_waits, legal_mask, mingkong_keeps_waits
+from .bots import chow_options, legal_mask, mingkong_keeps_waits, self_kong_code
 from .driver import turn_options
 from .kongs import special_tiles
 from .layout import (
@@ -180,28 +179,19 @@ def _claims(tab, ws, rv, tb, tp, known, out, n):
                     if not mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2):
                         kc = C.LOCKED_HAND
                 n = _row(out, n, A_MINGKONG, s, d, 0, cur, kc, 0, 0, PRI_PUNG)
-        if d < HONOR:
-            r = d % 9
-            for lo in range(d - 2, d + 1):
-                lr = r - (d - lo)
-                if lr < 0 or lr > 6:
-                    continue
-                ok = True
-                for i in range(3):
-                    if lo + i != d and conc[s, lo + i] == 0:
-                        ok = False
-                if not ok:
-                    continue
-                code = C.OK
-                if k != 1:
-                    code = C.CHOW_NOT_FROM_LEFT
-                elif locked:
-                    code = C.LOCKED_HAND
-                else:
-                    ms_with_chow(ms, s, lo, ms2)
-                    if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
-                        code = C.SHOUBAYI_NO_CLAIM
-                n = _row(out, n, A_CHOW, s, d, lo, cur, code, 0, 0, PRI_CHOW)
+        n_chow = chow_options(conc, s, d, grp)
+        for o in range(n_chow):
+            lo = grp[o]
+            code = C.OK
+            if k != 1:
+                code = C.CHOW_NOT_FROM_LEFT
+            elif locked:
+                code = C.LOCKED_HAND
+            else:
+                ms_with_chow(ms, s, lo, ms2)
+                if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+                    code = C.SHOUBAYI_NO_CLAIM
+            n = _row(out, n, A_CHOW, s, d, lo, cur, code, 0, 0, PRI_CHOW)
         n = _row(out, n, A_PASS, s, d, 0, cur, C.OK, 0, 0, 0)
     return n
 
@@ -335,20 +325,21 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             base = C.NO_SUCH_KONG  # (a turn entered by a claim: kongs only after a draw)
         elif locked and t != drawn:
             base = C.LOCKED_HAND
-        if c[t] == 4:
+        for kind in range(3):  # 暗杠, 加杠, 补 (self_kong_code: the rules the driver asks)
+            if (kind == 0 and c[t] != 4) or (kind == 1 and not pungs[cur, t]):
+                continue
+            from_state = bu_kind(ps, cur, t, rv)
+            if kind == 2 and from_state < 0:
+                continue
             code = base
-            if code == C.OK and locked and not ankong_keeps_waits(conc, ms, cur, t, own, rv, tb,
-                                                                  buf, ms2):  # fmt: skip
-                code = C.LOCKED_HAND
-            n = _row(out, n, A_ANKONG, cur, t, 0, 0, code, 0, 0, 0)
-        if pungs[cur, t]:
-            n = _row(out, n, A_JIAGANG, cur, t, 0, 0, base, 0, 0, 0)
-        from_state = bu_kind(ps, cur, t, rv)
-        if from_state >= 0:
-            code = base
-            if code == C.OK and no_bu:
-                code = C.SPECIAL_KONG_TIMING
-            n = _row(out, n, A_BU, cur, t, from_state, 0, code, 0, 0, 0)
+            if code == C.OK:
+                code = self_kong_code(tab, ws, cur, t, kind, drawn, no_bu, rv, tb)
+            if kind == 0:
+                n = _row(out, n, A_ANKONG, cur, t, 0, 0, code, 0, 0, 0)
+            elif kind == 1:
+                n = _row(out, n, A_JIAGANG, cur, t, 0, 0, code, 0, 0, 0)
+            else:
+                n = _row(out, n, A_BU, cur, t, from_state, 0, code, 0, 0, 0)
     # discards (and 报听 with each that leaves legal waits)
     for t in range(N_KINDS):
         if c[t] == 0:

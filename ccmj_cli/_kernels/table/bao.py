@@ -13,7 +13,7 @@ tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kin
 
 import numpy as np
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
 from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE
 from .bots import wants_bao_change

@@ -35,7 +35,7 @@ The knobs after the first four are a policy's weights (0 = off: the baseline nev
 
 import numpy as np
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits, may_declare
 from ..layout import (
     FIRST_SPECIAL,
@@ -501,6 +501,38 @@ def wants_special(bots, g, s):
 
 
 @njit(cache=True)
+def self_kong_code(tab, ws, s, t, kind, drawn, no_bu, rv, tb):
+    """May seat s, on turn, make the kong ``kind`` (0 暗杠, 1 加杠, 2 补) with the tile t now?
+    C.OK, or the rule that forbids it: a locked hand (after 报听) kongs only the tile just drawn,
+    and a 暗杠 only if its legal waits stay the same; no 补 in a turn that allows none
+    (``no_bu``); NO_SUCH_KONG when the hand does not hold it. The wall's end and the turn's
+    timing are the caller's. ``own`` gets seat s's tiles. The bots, the scripted mode and
+    ``actions`` ask it."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    if t < 0 or t >= N_KINDS or conc[s, t] == 0:
+        return C.NO_SUCH_KONG
+    if kind == 0:
+        held = conc[s, t] == 4
+    elif kind == 1:
+        held = pungs[s, t] != 0
+    else:
+        held = bu_kind(ps, s, t, rv) >= 0
+    locked = ps[s, P_DECLARED] != 0
+    if locked and t != drawn:
+        return C.LOCKED_HAND
+    if not held:
+        return C.NO_SUCH_KONG
+    if kind == 2 and no_bu:
+        return C.SPECIAL_KONG_TIMING
+    if kind == 0 and locked:
+        own_tiles(conc, melded, s, own)
+        if not ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
+            return C.LOCKED_HAND
+    return C.OK
+
+
+@njit(cache=True)
 def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
     """The kong the seat on turn declares, if any: (tile, 0 暗杠 | 1 加杠 | 2 补), (-1, -1)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
@@ -509,19 +541,14 @@ def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
         return scripted_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb)
     if not bots[s, K_KONG]:
         return -1, -1
-    own_tiles(conc, melded, s, own)
     if ps[s, P_DECLARED]:
         if drawn < 0:
             return -1, -1
-        t = drawn
-        if conc[s, t] == 4:
-            if ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
-                return t, 0
-        elif pungs[s, t]:
-            return t, 1
-        elif bu_kind(ps, s, t, rv) >= 0:
-            return t, 2
+        kind = 0 if conc[s, drawn] == 4 else (1 if pungs[s, drawn] else 2)
+        if self_kong_code(tab, ws, s, drawn, kind, drawn, dealer_first, rv, tb) == C.OK:
+            return drawn, kind
         return -1, -1
+    own_tiles(conc, melded, s, own)
     sh0 = -9  # the shanten after the policy's discard, found when a kong is possible
     for t in range(N_KINDS):
         if conc[s, t] == 0:
@@ -557,12 +584,14 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
     if scripted(g):
         if not (next_is(bots, g, EV_MINGKONG, s) and _rec_tile_is(bots, g, d)):
             return False
+        if not ps[s, P_DECLARED]:
+            return True
         own_tiles(conc, melded, s, own2)
-        ms_with_pung(ms, s, d, True, ms2)
-        return not ps[s, P_DECLARED] or mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2)
+        return mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2)
     if not bots[s, K_KONG]:
         return False
     if ps[s, P_DECLARED]:
+        own_tiles(conc, melded, s, own2)  # (own2 may hold another seat's tiles: win_claim's)
         return mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2)
     ms_with_pung(ms, s, d, True, ms2)
     return shanten_without(conc[s], d, 3, tb) <= shanten(conc[s], tb)
@@ -574,6 +603,19 @@ def _rec_tile_is(bots, g, t):
     """The record's next event is on the tile t (or names no tile)."""
     x = rec_field(bots, g, 2)
     return x == t or x == ANY
+
+
+@njit(cache=True)
+def chow_options(conc, s, d, los):
+    """The chows seat s can make on the tile d (a suit tile; none on an honour): their first
+    tiles, lowest first, into ``los`` (up to three); returns how many. The claim phase's bots
+    and ``actions`` ask it."""
+    n = 0
+    for lo in range(d - 2, d + 1):
+        if _chow_held(conc, s, d, lo):
+            los[n] = lo
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -659,30 +701,17 @@ def scripted_self_kong(tab, ws, s, drawn, no_bu, bots, rv, tb):
         return -1, -1
     k = rec_field(bots, g, 0)
     t = rec_field(bots, g, 2)
-    if k == EV_KONG_ROBBED and rec_field(bots, g, 4) == s and 0 <= t < N_KINDS:
+    if k == EV_KONG_ROBBED and rec_field(bots, g, 4) == s:
         # his 加杠 / 补 is robbed (抢杠胡, 抢叉): the record shows the robbing, not the kong
-        if ps[s, P_DECLARED] and t != drawn:
-            return -1, -1
-        if pungs[s, t] and conc[s, t] > 0:
-            return t, 1
-        if not no_bu and conc[s, t] > 0 and bu_kind(ps, s, t, rv) >= 0:
-            return t, 2
+        for kind in (1, 2):
+            if self_kong_code(tab, ws, s, t, kind, drawn, no_bu, rv, tb) == C.OK:
+                return t, kind
         return -1, -1
-    if not (next_is(bots, g, k, s) and (k == EV_ANKONG or k == EV_JIAGANG or k == EV_BU)):
+    if not next_is(bots, g, k, s):
         return -1, -1
-    if t < 0 or t >= N_KINDS or conc[s, t] == 0:
-        return -1, -1
-    locked = ps[s, P_DECLARED] != 0
-    if locked and t != drawn:
-        return -1, -1
-    own_tiles(conc, melded, s, own)
-    if k == EV_ANKONG and conc[s, t] == 4:
-        if not locked or ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
-            return t, 0
-    elif k == EV_JIAGANG and pungs[s, t]:
-        return t, 1
-    elif k == EV_BU and not no_bu and bu_kind(ps, s, t, rv) >= 0:
-        return t, 2
+    kind = 0 if k == EV_ANKONG else (1 if k == EV_JIAGANG else (2 if k == EV_BU else -1))
+    if kind >= 0 and self_kong_code(tab, ws, s, t, kind, drawn, no_bu, rv, tb) == C.OK:
+        return t, kind
     return -1, -1
 
 
@@ -781,10 +810,7 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
             return -1
         lo = rec_field(bots, g, 3)
         if lo == ANY:  # (the record names the claimed tile only: the lowest chow held)
-            for lo2 in range(d - 2, d + 1):
-                if _chow_held(conc, s, d, lo2):
-                    return lo2
-            return -1
+            return grp[0] if chow_options(conc, s, d, grp) > 0 else -1
         return lo if _chow_held(conc, s, d, lo) else -1
     if ps[s, P_DECLARED] or not bots[s, K_CALL]:
         return -1
@@ -792,20 +818,7 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
         return -1  # a chow ends 飘
     if bots[s, K_MENQING] and keeps_menqing(bots, s, conc[s], ms[s], tb):
         return -1
-    # the chows the hand can make on d (their first tiles: up to three)
-    n_opt = 0
-    r = d % 9
-    for lo in range(d - 2, d + 1):
-        lr = r - (d - lo)
-        if lr < 0 or lr > 6:
-            continue
-        ok = True
-        for i in range(3):
-            if lo + i != d and conc[s, lo + i] == 0:
-                ok = False
-        if ok:
-            grp[n_opt] = lo
-            n_opt += 1
+    n_opt = chow_options(conc, s, d, grp)  # (their first tiles: up to three)
     if n_opt == 0:
         return -1
     level = bots[s, K_CALL]

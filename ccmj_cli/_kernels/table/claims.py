@@ -7,7 +7,7 @@ counter-clockwise from the discarder wins (截胡); else a seat holding two (or 
 the claim is legal is the shared judgment.
 """
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..layout import (
     HONOR,
     HOW_DISCARD,

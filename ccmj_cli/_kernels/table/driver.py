@@ -19,9 +19,9 @@ The driver only sequences the phases of a hand; each rule lives in the module of
 """
 
 import numpy as np
-from numba import config, get_num_threads, prange, set_num_threads
 
-from ..jit import compiled_njit as njit
+from .. import jit as _jit
+from ..jit import njit
 from ..layout import N_KINDS, N_SEATS
 from .bao import check_bao_dead, look_at_draw, mobao_win
 from .bots import (
@@ -75,6 +75,11 @@ from .script import refuse
 from .settle import accumulate, finish, reset_result, self_draw_win
 from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
 from .wall import can_draw, deal, deal_hand, take, win_only_draw
+
+if _jit.INTERPRETED:  # (one position asked: the engine's source runs as Python, no Numba)
+    prange = range
+else:
+    from numba import prange
 
 
 @njit(cache=True)
@@ -366,9 +371,13 @@ def cached(kernel) -> bool | None:
 
 def set_threads(k):
     """Use k Numba threads (None: all available; more than available is clamped)."""
+    from numba import config, set_num_threads
+
     top = config.NUMBA_NUM_THREADS
     set_num_threads(top if k is None else max(1, min(int(k), top)))
 
 
 def get_threads():
+    from numba import get_num_threads
+
     return get_num_threads()

@@ -14,7 +14,7 @@ is followed by a replacement draw from the tail. Which kong to make is the bot's
 
 import numpy as np
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..layout import (
     HOW_DISCARD,
     MELD_ANKONG,

@@ -12,7 +12,7 @@ and the driver ends the hand there.
 Outside this mode (simulate) every helper here answers at once and changes nothing.
 """
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..layout import N_SEATS
 from . import codes as C
 from .layout import (

@@ -7,7 +7,7 @@ discarder had declared and looked at the bao: 包庄), ``score.kong_value`` +
 answers in the result vector (R_* layout) and the statistics row (S_* layout).
 """
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..judge import W_LEGAL, all_waits, judge_waits, judge_win
 from ..layout import (
     HOW_DISCARD,

@@ -22,7 +22,7 @@ melded + pond + the wall left = 4 of every kind.
 
 import numpy as np
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..judge import W_COLS, declared_sets, is_yaojiu
 from ..layout import (
     FIRST_SPECIAL,

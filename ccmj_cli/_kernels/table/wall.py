@@ -12,7 +12,7 @@ Random numbers: splitmix64 on an explicit uint64 state array seeded by the calle
 
 import numpy as np
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..layout import N_SEATS, RV_WALL_END
 from .layout import (
     G_BAO_POS,

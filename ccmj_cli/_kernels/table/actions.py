@@ -58,7 +58,15 @@ from .layout import (
     PH_SELF,
 )
 from .settle import can_win, declared_state, score_bao_win, score_win
-from .state import bu_kind, claim_leaves_one, ms_with_chow, ms_with_pung, own_tiles
+from .state import (
+    bu_kind,
+    chow_refused_shoubayi,
+    claim_leaves_one,
+    ms_with_chow,
+    ms_with_pung,
+    own_tiles,
+    pung_refused_shoubayi,
+)
 from .wall import can_draw, win_only_draw
 
 # action kinds (ACTION_NAMES order)
@@ -166,7 +174,9 @@ def _claims(tab, ws, rv, tb, tp, known, out, n):
             code = C.LOCKED_HAND if locked else C.OK
             ms_with_pung(ms, s, d, True, ms2)
             shoubayi = rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv)
-            if code == C.OK and shoubayi:
+            if code == C.OK and (
+                shoubayi or pung_refused_shoubayi(conc, melded, s, d, ms2, rv, tb, buf)
+            ):
                 code = C.SHOUBAYI_NO_CLAIM
             n = _row(out, n, A_PUNG, s, d, 0, cur, code, 0, 0, PRI_PUNG)
             if conc[s, d] == 3:
@@ -199,7 +209,7 @@ def _claims(tab, ws, rv, tb, tp, known, out, n):
                     code = C.LOCKED_HAND
                 else:
                     ms_with_chow(ms, s, lo, ms2)
-                    if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+                    if chow_refused_shoubayi(ms2, rv):
                         code = C.SHOUBAYI_NO_CLAIM
                 n = _row(out, n, A_CHOW, s, d, lo, cur, code, 0, 0, PRI_CHOW)
         n = _row(out, n, A_PASS, s, d, 0, cur, C.OK, 0, 0, 0)

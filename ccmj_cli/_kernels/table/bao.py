@@ -15,7 +15,7 @@ import numpy as np
 
 from ..jit import compiled_njit as njit
 from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
-from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE
+from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE, RV_MOBAO_MUST_WIN
 from .bots import wants_bao_change
 from .layout import (
     BAO_CHANGE_OPTIONAL,
@@ -212,15 +212,16 @@ def _look(rv, tb, ev, res, tab, ws):
 
 
 @njit(cache=True)
-def mobao_win(rv, tb, res, tab, ws):
-    """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
-    for his legal wait that scores best. Returns whether he wins."""
+def mobao_wait(rv, tb, tab, ws):
+    """摸宝 on the tile the seat on turn drew: the legal wait the bao stands for (the one that
+    scores best; its judgment and payments are left in ``ws``), -1 when the draw is no 摸宝 win
+    (he has not seen the current bao, the tile is not of its kind, or no wait is legal)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     if not (sees_bao(ps, g, cur) and drawn == g[G_BAO]):
-        return False
+        return -1
     c = conc[cur]
     c[drawn] -= 1
     own_tiles(conc, melded, cur, own)
@@ -228,8 +229,26 @@ def mobao_win(rv, tb, res, tab, ws):
         c, ms[cur], own, HOW_MOBAO, cur, g[G_DEALER], rv, tb, rd, items, fan, pay, buf
     )
     c[drawn] += 1
+    return w
+
+
+@njit(cache=True)
+def mobao_win(rv, tb, res, tab, ws):
+    """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
+    for his legal wait that scores best. Returns whether he wins."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    w = mobao_wait(rv, tb, tab, ws)
     if w < 0:
         return False
     capture(res, rd, items, fan, pay)
-    won(g, cur, HOW_MOBAO, w, drawn, -1)
+    won(g, g[G_CUR], HOW_MOBAO, w, g[G_DRAWN], -1)
     return True
+
+
+@njit(cache=True)
+def must_win_bao(rv, tb, tab, ws):
+    """mobao_must_win: the seat on turn drew the bao and it wins (``mobao_wait``), so he must
+    win on it: no discard, no kong (a bot always wins; the referee refuses a record that
+    passes it)."""
+    return rv[RV_MOBAO_MUST_WIN] != 0 and mobao_wait(rv, tb, tab, ws) >= 0

@@ -110,6 +110,8 @@ BAO_CHANGE_OPTIONAL = 1
 # rv[RV_SPECIAL_KONG_TIMING] (rules.TIMING_MODES order)
 SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
 SPECIAL_FIRST_TURN = 1  # the first discard turn: the first drawn tile may complete one
+SPECIAL_FIRST_DRAW = 2  # between the seat's first draw and first discard (any tile held then); a
+#                         claim before his first draw ends the chance (no special kong at all)
 
 # --- bot knobs (a policy's weights), one row per seat: bots[seat, K_*]; 0 = off for the new
 # ones, so a row of the first four knobs (the baseline's) plays exactly as before they existed

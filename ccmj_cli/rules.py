@@ -25,7 +25,7 @@ HAOHUA_MODES = ("any_quad", "wait_completes_quad")
 XIAOJI_MODES = ("one", "any")  # with xiaoji_feidan: XIAOJI_ONE, XIAOJI_ANY
 TIMING_MODES = ("deal", "first_turn", "first_draw")
 BAO_CHANGE_MODES = ("always", "optional")
-BAO_PLACE_MODES = ("any_stack", "top_six")
+BAO_PLACE_MODES = ("any_stack", "top_six", "tile")
 WALL_END_MODES = ("reserve", "win_only_four")
 FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
             "haohua", "chongbao", "piaoding")  # fmt: skip

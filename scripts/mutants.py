@@ -425,6 +425,22 @@ MUTANTS = (
         TABLE_TESTS,
     ),
     Mutant(
+        "bao_tile_counts_stacks",
+        TABLE + "bao.py",
+        "pos = g[G_TAIL] - (k - 1 + j) % n",
+        "pos = g[G_TAIL] - 2 * ((k - 1 + j) % n)",
+        "bao_place tile: the dice count stacks, not single tiles",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "csv_items_first_six_only",
+        TABLE + "settle.py",
+        "        if items[i] != 0:\n            mask |= 1 << i",
+        "        if items[i] != 0 and i < 6:\n            mask |= 1 << i",
+        "simulate --csv items: 七对, 豪华, 冲宝, 飘顶 are not listed",
+        TABLE_TESTS,
+    ),
+    Mutant(
         "declared_kong_pattern_ignored",
         TABLE + "bots.py",
         "    if rv[RV_DECLARED_KONG_KEEPS_PATTERN]:\n        same = same and jb == ja and pb == pa\n    return same\n\n\n@njit(cache=True)\ndef mingkong",

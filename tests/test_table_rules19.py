@@ -8,7 +8,7 @@ that the situation happens, and says how the expected events follow from the rul
 
 import numpy as np
 import pytest
-from test_simulate_mil import JM, RVD, RVM, TPD, TPM, play, t_, with_
+from test_simulate_mil import RVD, RVM, TPD, TPM, play, t_, with_
 from test_simulate_table import E_HAND, JUNK, E, N, S, W, build_wall
 
 from ccmj_cli import hand as H
@@ -206,7 +206,7 @@ def test_pung_into_shoubayi_only_into_a_piaoding_tenpai(third, piaoding_only, cl
     assert c == {"meld": CLAIM_MELD, "none": CLAIM_NONE}[claim]
 
 
-# ---------------------------------------------------------------- after 报听: kongs keep the pattern
+# ------------------------------------------------------- after 报听: kongs keep the pattern
 # E: 123m 111p 3444p 888s, declared on 2p/3p/5p: 2p is 夹 (11p + 123p + 444p, the 坎), 3p a 单调
 # (33p + 444p), 5p 两面 (345p + 44p). He draws the fourth 1p. After the 暗杠 (1111p) the waits are
 # still 2p/3p/5p, but 2p is only 两面 now (234p + 44p): the waits stay, the pattern does not.
@@ -241,3 +241,84 @@ def test_declared_kong_pattern_example_by_the_waits_command():
 
     assert waits("123m111p3444p888s") == {"2p": True, "3p": True, "5p": False}
     assert waits("123m3444p888s(1111p)") == {"2p": False, "3p": True, "5p": False}
+
+
+# ------------------------------------------------------- simulate --csv items: the kernel's
+def test_csv_items_are_the_score_kernels_and_list_piaoding():
+    # The CSV's items are the ones the score kernel scored (R_ITEMS, set by the settlement):
+    # 飘顶 is listed when fan.piaoding scores it, 七对 and 豪华 too.
+    from ccmj_cli.simulate import ITEM_NAMES, _fan_items
+
+    res = np.zeros(TL.R_LEN, np.int64)
+    bits = (L.FAN_WIN, L.FAN_PIAO, L.FAN_ZIMO, L.FAN_PIAODING)
+    res[TL.R_ITEMS] = sum(1 << b for b in bits)
+    assert _fan_items(res) == "pinghu piao zimo piaoding"
+    assert ITEM_NAMES[L.FAN_QIDUI] == "qidui" and len(ITEM_NAMES) == L.N_FAN
+    # in play: the 对宝 of test_simulate_table (E: 平胡 + 门清 + 自摸 + 宝 = 4)
+    wall = build_wall(
+        {E: E_HAND, **JUNK}, draws="5z5z5z",
+        at={123: "1z", 100: "1z", 101: "5s", 102: "5s", 99: "7z"},
+    )
+    out = play(wall, RVD, TPD)
+    assert _fan_items(out["res"]) == "pinghu menqing zimo bao"
+    assert out["res"][TL.R_FAN] == 4
+    # S's 豪华七对 on E's 7z under mil2024 (test_simulate_mil): 平胡1 + 门清1 + 七对2 + 豪华1 = 5,
+    # items the old Python rebuild of the CSV never listed
+    bots = np.array([POLICIES["baseline"]] * 4, np.int64)
+    bots[E] = POLICIES["silent"]
+    wall = build_wall({E: E_HAND, S: "3333s11m99m11p99p7z", W: JUNK[W], N: JUNK[N]})
+    out = play(wall, with_(RVM, RV_HAOHUA=0), TPM, bots=bots)
+    assert _fan_items(out["res"]) == "pinghu menqing qidui haohua"
+    assert out["res"][TL.R_FAN] == 5
+
+
+# ---------------------------------------------------------------- the bao as a single tile
+@pytest.mark.parametrize(
+    "dead, tail, k, tile, any_stack",
+    [
+        ((), 135, 3, 133, 131),  # the 3rd tile from the tail (135, 134, 133); stacks: 131
+        (("2m",), 135, 3, 132, 131),  # 133 (2m) is dead: the next tile toward the head, 132
+        ((), 134, 1, 134, 133),  # a loose tile at the tail counts as a tile (not as a stack)
+        ((), 135, 6, 130, 125),
+    ],
+)
+def test_bao_place_tile_counts_single_tiles(dead, tail, k, tile, any_stack):
+    # bao_place tile: the die (1-6) counts single tiles from the wall's tail, not stacks; a
+    # tile that cannot serve (three other copies public) passes the bao to the next tile.
+    from test_simulate_mil import _bao_wall
+
+    from ccmj_cli._kernels.table.bao import find_bao
+
+    wall = _bao_wall()  # tops 1m..6m at 135, 133, ..., 125, every lower tile 9s
+    g = np.zeros(TL.G_LEN, np.int64)
+    g[TL.G_HEAD], g[TL.G_TAIL] = 53, tail
+    pond = np.zeros(34, np.int64)
+    exposed = np.zeros(34, np.int64)
+    for name in dead:
+        pond[t_(name)] = 3
+    rv = with_(RVD, RV_BAO_PLACE=TL.BAO_TILE)
+    assert find_bao(wall, g, pond, exposed, k, rv) == tile
+    assert find_bao(wall, g, pond, exposed, k, RVD) == any_stack
+
+
+def test_actions_mobao_must_win_leaves_only_the_win():
+    # ccmj actions on test_actions' 摸宝 position (S has seen the bao 9p and draws a 9p; it
+    # stands for his wait 5m): by default he may win or discard the 9p; under the piaoding
+    # preset (mobao_must_win) only the win is legal, the discard forbidden by that rule.
+    from test_actions import forbidden, groups, make
+
+    from ccmj_cli.actions import legal_actions
+
+    seats = {
+        "E": {"count": 13, "pond": ["1p"]},
+        "S": {"hand": "46m456p789s99s111z9p", "pond": ["2p"], "declared": True, "looked": True},
+        "W": {"count": 13, "pond": ["3p"]}, "N": {"count": 13, "pond": ["4p"]},
+    }  # fmt: skip
+    last = {"event": "draw", "seat": "S", "tile": "9p"}
+    bao = {"state": "rolled", "tile": "9p", "dice": 4}
+    r = legal_actions(make(seats, last, bao=bao))
+    assert set(groups(r, "S")) == {"win", "discard"}
+    r = legal_actions(make(seats, last, "piaoding", bao=bao), explain=True)
+    assert set(groups(r, "S")) == {"win"}
+    assert [w["how"] for w in groups(r, "S")["win"]] == ["mobao"]
+    assert forbidden(r, "S", "discard") == [("9p", "mobao_must_win")]

@@ -69,7 +69,7 @@ RV_STAKES_LEN = 43  # 0: pay base x 2^(fan - 1); n: pay the stake ladder's amoun
 RV_STAKES_BASE = 44  # the ladder: amounts for 1, 2, ... fan (RV_STAKES_BASE + fan - 1)
 MAX_STAKES = 32  # longest stake ladder
 # table rules (read by the table simulation only)
-RV_BAO_PLACE = RV_STAKES_BASE + MAX_STAKES  # 0 any_stack, 1 top_six (see table/bao.find_bao)
+RV_BAO_PLACE = RV_STAKES_BASE + MAX_STAKES  # 0 any_stack, 1 top_six, 2 tile (table/bao.find_bao)
 RV_WALL_END = RV_BAO_PLACE + 1  # 0 reserve (7 stacks, +1 per kong after two), 1 win_only_four
 RV_GUOSHUI = RV_WALL_END + 1  # 过水: a passed discard win bars wins of equal or lower fan
 RV_SHOUBAYI_NO_CLAIM = RV_GUOSHUI + 1  # no 吃/碰/明杠 may leave a chow hand on one concealed tile

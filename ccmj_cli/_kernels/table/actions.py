@@ -31,7 +31,7 @@ from ..layout import (
     RV_SHOUBAYI_NO_CLAIM,
 )
 from . import codes as C
-from .bao import may_look, sees_bao
+from .bao import may_look, must_win_bao, sees_bao
 from .bots import ankong_keeps_waits, legal_mask, mingkong_keeps_waits
 from .driver import turn_options
 from .kongs import special_tiles
@@ -284,8 +284,10 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
     locked = ps[cur, P_DECLARED] != 0
     # the draw just made was one of the last four (wall_end win_only_four): win or pass only
     last = False
+    must = False  # mobao_must_win: the drawn bao wins, so nothing but the win is allowed
     if drawn >= 0:
         last = _was_win_only(g, tp, rv)
+        must = must_win_bao(rv, tb, tab, ws)
     # 胡 on the drawn tile: 摸宝 first (he has seen the bao and drew its kind), else 自摸
     if drawn >= 0:
         if sees_bao(ps, g, cur) and drawn == g[G_BAO]:
@@ -306,7 +308,7 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             n = _row(out, n, A_WIN, cur, drawn, HOW_SELF, -1, C.OK, 0, tot, 0)
         c[drawn] += 1
     if last:
-        n = _row(out, n, A_PASS, cur, drawn, 0, 0, C.OK, 0, 0, 0)
+        n = _row(out, n, A_PASS, cur, drawn, 0, 0, C.MOBAO_MUST_WIN if must else C.OK, 0, 0, 0)
     dealer_first, no_bu, allow_kong = turn_options(ps, g, cur)
     # kongs: the wall must give a replacement draw (a 3-tile special kong takes none)
     wall_ok = can_draw(g, tp, rv)
@@ -339,6 +341,8 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
         base = C.OK
         if last:
             base = C.WALL_END_WIN_ONLY
+        elif must:
+            base = C.MOBAO_MUST_WIN
         elif not wall_ok:
             base = C.WALL_ENDED
         elif drawn < 0 and not dealer_first:
@@ -373,6 +377,8 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             code = C.WALL_END_WIN_ONLY
         elif locked and drawn >= 0 and t != drawn:
             code = C.LOCKED_HAND
+        elif must:
+            code = C.MOBAO_MUST_WIN
         n = _row(out, n, A_DISCARD, cur, t, 0, 0, code, waits, 0, 0)
         if not locked:
             dc = code

@@ -19,6 +19,7 @@ from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE, RV_MOBA
 from .bots import wants_bao_change
 from .layout import (
     BAO_CHANGE_OPTIONAL,
+    BAO_TILE,
     BAO_TOP_SIX,
     EV_BAO,
     EV_BAO_CHANGE,
@@ -35,6 +36,7 @@ from .layout import (
     G_DRAWN,
     G_HEAD,
     G_NO_BAO,
+    G_TAIL,
     N_DICE,
     P_DECLARED,
     P_LOOKED,
@@ -72,9 +74,19 @@ def find_bao(wall, g, pond, exposed, k, rv):
     Under bao_place top_six (MIL 2024 三-24/25) only the top tiles of the six stacks at the
     tail serve, from the k-th on (going round the six): once none of them can, there is no bao
     for the rest of the hand (the same loop, one branch).
+
+    Under bao_place tile the count is of single tiles, not stacks: the k-th tile from the
+    tail (a loose tile at the tail counts), then the next tiles toward the head, going round.
     """
-    top1 = tail_top(g)
     head = g[G_HEAD]
+    if rv[RV_BAO_PLACE] == BAO_TILE:
+        n = g[G_TAIL] - head + 1  # tiles between the tail and the head
+        for j in range(n):
+            pos = g[G_TAIL] - (k - 1 + j) % n
+            if serves(wall, pos, pond, exposed):
+                return pos
+        return -1
+    top1 = tail_top(g)
     if top1 < head:
         return -1
     n = (top1 - head) // 2 + 1  # stacks between the tail and the head

@@ -53,6 +53,7 @@ CODE_TEXT = {
     "must_discard": "the seat on turn must discard first",
     "not_drawn": "a draw by the wrong seat or from the wrong end",
     "missed_draw": "the record skips the replacement draw the table owes",
+    "mobao_must_win": "a drawn bao that wins must be won on",
 }
 
 

@@ -23,9 +23,9 @@ JIAHU_MODES = ("any", "single_wait", "shape", "shape_duanyaojiu")
 DIANPAO_MODES = ("all_pay", "discarder_only", "discarder_covers_all")
 HAOHUA_MODES = ("any_quad", "wait_completes_quad")
 XIAOJI_MODES = ("one", "any")  # with xiaoji_feidan: XIAOJI_ONE, XIAOJI_ANY
-TIMING_MODES = ("deal", "first_turn")
+TIMING_MODES = ("deal", "first_turn", "first_draw")
 BAO_CHANGE_MODES = ("always", "optional")
-BAO_PLACE_MODES = ("any_stack", "top_six")
+BAO_PLACE_MODES = ("any_stack", "top_six", "tile")
 WALL_END_MODES = ("reserve", "win_only_four")
 FAN_KEYS = ("win", "menqing", "jiahu", "piao", "zimo", "bao", "dealer", "dianpao", "qidui",
             "haohua", "chongbao", "piaoding")  # fmt: skip
@@ -62,6 +62,9 @@ SCHEMA = {
     "guoshui": ("bool", None),
     "shoubayi_no_claim": ("bool", None),
     "dealin_declaration_counts": ("bool", None),
+    "mobao_must_win": ("bool", None),
+    "declared_kong_keeps_pattern": ("bool", None),
+    "shoubayi_piaoding_only": ("bool", None),
     "chongbao_double": ("bool", None),
     "dianpao": ("str", DIANPAO_MODES),
     "cover_only_undeclared": ("bool", None),
@@ -377,6 +380,9 @@ class Variant:
         rv[L.RV_OPEN_KONG_BREAKS_MENQING] = o["open_kong_breaks_menqing"]
         rv[L.RV_XIAOJI_IS_SUIT_TILE] = o["xiaoji_is_suit_tile"]
         rv[L.RV_SANYAOJI] = o["sanyaoji"]
+        rv[L.RV_MOBAO_MUST_WIN] = o["mobao_must_win"]
+        rv[L.RV_DECLARED_KONG_KEEPS_PATTERN] = o["declared_kong_keeps_pattern"]
+        rv[L.RV_SHOUBAYI_PIAODING_ONLY] = o["shoubayi_piaoding_only"]
         stakes = o["stakes"] or ()
         rv[L.RV_STAKES_LEN] = len(stakes)
         for i, amount in enumerate(stakes):

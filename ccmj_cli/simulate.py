@@ -25,7 +25,7 @@ from ._kernels.table import driver as K
 from ._kernels.table import layout as TL
 from ._kernels.tables import tables
 from .errors import PolicyError, UsageError
-from .rules import Variant, load_variant
+from .rules import FAN_KEYS, Variant, load_variant
 
 SEATS = ("E", "S", "W", "N")
 METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_MOBAO, HOW_DUIBAO
@@ -256,21 +256,14 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
+ITEM_NAMES = ("pinghu", *FAN_KEYS[1:])  # the CSV's names of the fan items (FAN_* order)
+
+
 def _fan_items(r) -> str:
-    """The hand's own fan items (what every loser pays before 庄/点炮), space-separated."""
-    how = int(r[TL.R_HOW])
-    items = ["pinghu"]
-    if r[TL.R_MENQING]:
-        items.append("menqing")
-    if r[TL.R_JIAHU]:
-        items.append("jiahu")
-    if r[TL.R_PIAO]:
-        items.append("piao")
-    if how != 1:  # 自摸, 摸宝, 对宝 are all self-draws
-        items.append("zimo")
-    if how in (2, 3):
-        items.append("bao")
-    return " ".join(items)
+    """The hand's own fan items (what every loser pays before 庄/点炮), space-separated: the
+    ones the score kernel scored (``R_ITEMS``, filled by the table's settlement)."""
+    mask = int(r[TL.R_ITEMS])
+    return " ".join(name for i, name in enumerate(ITEM_NAMES) if mask >> i & 1)
 
 
 def csv_rows(results: np.ndarray, first_hand: int, sessions: list[tuple[int, int]]):

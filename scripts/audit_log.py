@@ -99,6 +99,7 @@ class Seat:
         self.declared = False
         self.looked = -1  # the bao version he last looked at
         self.discarded = False  # his first discard turn is over
+        self.drew = False  # he has drawn from the wall (the head or the tail)
         self.claimed_first = False  # his first turn was entered by a claim
 
     def text(self, minus: int = -1) -> str:
@@ -163,6 +164,7 @@ class Audit:
                 bus[e[1]].append((e[3], e[2]))
         sanfeng = bool(self.rv[L.RV_SANFENG])
         first_turn_timing = self.rv[L.RV_SPECIAL_KONG_TIMING] == TL.SPECIAL_FIRST_TURN
+        first_draw_timing = self.rv[L.RV_SPECIAL_KONG_TIMING] == TL.SPECIAL_FIRST_DRAW
 
         def bad(i, what):
             self.problems.append(f"hand {k} event {i + 1}: {what}")
@@ -184,6 +186,7 @@ class Audit:
                 ):
                     bad(i, f"{SEATS[s]}'s replacement draw follows no kong (event {prev})")
                 seats[s].conc[t] += 1
+                seats[s].drew = True
                 holder, drawn = s, t
                 self.invariant(seats, holder, i, bad)
                 self_chance(self, seats, s, t, bao, bao_ver, events, i + 1, bad)
@@ -250,6 +253,8 @@ class Audit:
                     return
                 if seats[s].discarded:
                     bad(i, f"{SEATS[s]} lays out a special kong after his first turn")
+                if first_draw_timing and s != dealer and not seats[s].drew:
+                    bad(i, f"{SEATS[s]} lays out a special kong before his first draw (first_draw)")
                 if b > special_base(a, sanfeng) and self.no_bu_turn(seats[s], s, dealer):
                     bad(i, f"{SEATS[s]}'s special kong holds a 补 in a turn that allows none")
                 for x in tiles:

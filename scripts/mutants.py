@@ -64,6 +64,7 @@ class Mutant:
     old: str
     new: str
     what: str
+    tests: tuple = ()  # the tests that catch it, when not FAST_TESTS (the table's: its own file)
 
 
 SCORE = "ccmj_cli/_kernels/score.py"
@@ -71,6 +72,8 @@ BAO_K = "ccmj_cli/_kernels/bao.py"
 JUDGE = "ccmj_cli/_kernels/judge.py"
 MELDS = "ccmj_cli/_kernels/melds.py"
 BATCH = "ccmj_cli/batch.py"
+TABLE = "ccmj_cli/_kernels/table/"
+TABLE_TESTS = ("tests/test_table_rules19.py",)
 MUTANTS = (
     # --- the four of the mutation run that found the holes (issue 15)
     Mutant(
@@ -372,6 +375,79 @@ MUTANTS = (
         "    kind = MELD_XI if n == 3 else _special_kind(cnt, False)",
         "三幺鸡: [*111s] is read as a 喜杠 (it supplies no 万 or 饼)",
     ),
+    # --- the table options of the second implementation's rooms (run on their own tests)
+    Mutant(
+        "no_dead_wall_grows_with_kongs",
+        TABLE + "wall.py",
+        "if rv[RV_WALL_END] == WALL_WIN_ONLY_FOUR or tp[TP_DEAD_STACKS] == 0:",
+        "if rv[RV_WALL_END] == WALL_WIN_ONLY_FOUR:",
+        "dead_wall_stacks 0: kongs still keep stacks back (+1 per kong after two)",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "no_dead_wall_keeps_loose_tile",
+        TABLE + "wall.py",
+        "    if n == 0:\n        return g[G_TAIL] + 1",
+        "    if False:\n        return g[G_TAIL] + 1",
+        "dead_wall_stacks 0: a loose tile at the tail is never drawn",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "first_draw_enters_claimed_turn",
+        TABLE + "claims.py",
+        "if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_FIRST_TURN and ps[s, P_FIRST] != 0:",
+        "if rv[RV_SPECIAL_KONG_TIMING] >= SPECIAL_FIRST_TURN and ps[s, P_FIRST] != 0:",
+        "special_kong_timing first_draw: a claim before the first draw still lays out",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "first_draw_dealt_tiles_only",
+        TABLE + "kongs.py",
+        "    if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_DEALT:",
+        "    if rv[RV_SPECIAL_KONG_TIMING] != SPECIAL_FIRST_TURN:",
+        "special_kong_timing first_draw: the first drawn tile does not count",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "mobao_must_win_ignored",
+        TABLE + "bao.py",
+        "return rv[RV_MOBAO_MUST_WIN] != 0 and mobao_wait(rv, tb, tab, ws) >= 0",
+        "return False",
+        "mobao_must_win: a record may pass a drawn bao that wins",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "piaoding_only_ignored",
+        TABLE + "state.py",
+        "if not rv[RV_SHOUBAYI_PIAODING_ONLY] or declared_sets(ms_after, rv) != 4:",
+        "if True:",
+        "shoubayi_piaoding_only: a 碰 into 手把一 needs no 飘顶 tenpai",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "bao_tile_counts_stacks",
+        TABLE + "bao.py",
+        "pos = g[G_TAIL] - (k - 1 + j) % n",
+        "pos = g[G_TAIL] - 2 * ((k - 1 + j) % n)",
+        "bao_place tile: the dice count stacks, not single tiles",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "csv_items_first_six_only",
+        TABLE + "settle.py",
+        "        if items[i] != 0:\n            mask |= 1 << i",
+        "        if items[i] != 0 and i < 6:\n            mask |= 1 << i",
+        "simulate --csv items: 七对, 豪华, 冲宝, 飘顶 are not listed",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "declared_kong_pattern_ignored",
+        TABLE + "bots.py",
+        "    if rv[RV_DECLARED_KONG_KEEPS_PATTERN]:\n        same = same and jb == ja and pb == pa\n    return same\n\n\n@njit(cache=True)\ndef mingkong",
+        "    if False:\n        same = same and jb == ja and pb == pa\n    return same\n\n\n@njit(cache=True)\ndef mingkong",
+        "declared_kong_keeps_pattern: a declared 暗杠 may change a wait's 夹胡/飘胡",
+        TABLE_TESTS,
+    ),
 )
 
 
@@ -478,7 +554,10 @@ def main():
             copy_tree(root, tables)
             if m is not None:
                 apply(m, root)
-            failed, code, secs, out = run_tests(root, files, args.jit, args.with_properties)
+            mine = files if m is None else (list(m.tests) or files)
+            if m is None:  # the baseline runs every test a chosen mutant runs
+                mine = files + sorted({t for c in chosen for t in c.tests} - set(files))
+            failed, code, secs, out = run_tests(root, mine, args.jit, args.with_properties)
         label = "baseline (no mutant)" if m is None else m.name
         if m is None:
             if code != 0:

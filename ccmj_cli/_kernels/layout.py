@@ -63,12 +63,13 @@ RV_SANFENG = 38  # 三风蛋: three different winds make a 旋风杠
 RV_XIAOJI = 39  # 幺鸡 (1s) as a special-kong member: 0 off, 1 one (小鸡飞蛋), 2 any (wildcard)
 RV_XI_BU_ANY_HONOR = 40  # a 喜杠 takes any honor (winds too) as 补 tiles
 RV_ONE_SPECIAL_PER_KIND = 41  # at most one special kong of each kind per player
-RV_SPECIAL_KONG_TIMING = 42  # special kongs laid out: 0 from the dealt tiles, 1 first discard turn
+RV_SPECIAL_KONG_TIMING = 42  # special kongs laid out: 0 from the dealt tiles, 1 first discard turn,
+# 2 first turn begun by a draw (table/layout.SPECIAL_*)
 RV_STAKES_LEN = 43  # 0: pay base x 2^(fan - 1); n: pay the stake ladder's amount for fan 1..n
 RV_STAKES_BASE = 44  # the ladder: amounts for 1, 2, ... fan (RV_STAKES_BASE + fan - 1)
 MAX_STAKES = 32  # longest stake ladder
 # table rules (read by the table simulation only)
-RV_BAO_PLACE = RV_STAKES_BASE + MAX_STAKES  # 0 any_stack, 1 top_six (see table/bao.find_bao)
+RV_BAO_PLACE = RV_STAKES_BASE + MAX_STAKES  # 0 any_stack, 1 top_six, 2 tile (table/bao.find_bao)
 RV_WALL_END = RV_BAO_PLACE + 1  # 0 reserve (7 stacks, +1 per kong after two), 1 win_only_four
 RV_GUOSHUI = RV_WALL_END + 1  # 过水: a passed discard win bars wins of equal or lower fan
 RV_SHOUBAYI_NO_CLAIM = RV_GUOSHUI + 1  # no 吃/碰/明杠 may leave a chow hand on one concealed tile
@@ -78,7 +79,11 @@ RV_DEALIN_DECLARATION_COUNTS = RV_SHOUBAYI_NO_CLAIM + 1
 RV_OPEN_KONG_BREAKS_MENQING = RV_DEALIN_DECLARATION_COUNTS + 1  # an open kong breaks 门清
 RV_XIAOJI_IS_SUIT_TILE = RV_OPEN_KONG_BREAKS_MENQING + 1  # a 1s in a 旋风杠/喜杠 is a 条 for 三色全
 RV_SANYAOJI = RV_XIAOJI_IS_SUIT_TILE + 1  # 三幺鸡: [*111s] is a special kong (幺蛋 of three 1s)
-RV_LEN = RV_SANYAOJI + 1
+# table rules added after the hand rules (read by the table engine only)
+RV_MOBAO_MUST_WIN = RV_SANYAOJI + 1  # a drawn bao that wins must be won on (摸宝 not passed)
+RV_DECLARED_KONG_KEEPS_PATTERN = RV_MOBAO_MUST_WIN + 1  # after 报听 a kong keeps 夹/飘 of every wait
+RV_SHOUBAYI_PIAODING_ONLY = RV_DECLARED_KONG_KEEPS_PATTERN + 1  # 碰 into 手把一 only into a 飘顶 tenpai
+RV_LEN = RV_SHOUBAYI_PIAODING_ONLY + 1
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡

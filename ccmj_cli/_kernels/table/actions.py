@@ -30,7 +30,7 @@ from ..layout import (
     RV_SHOUBAYI_NO_CLAIM,
 )
 from . import codes as C
-from .bao import may_look, sees_bao
+from .bao import may_look, must_win_bao, sees_bao
 from .bots import chow_options, legal_mask, mingkong_keeps_waits, self_kong_code
 from .driver import turn_options
 from .kongs import special_tiles
@@ -57,7 +57,15 @@ from .layout import (
     PH_SELF,
 )
 from .settle import can_win, declared_state, score_bao_win, score_win
-from .state import bu_kind, claim_leaves_one, ms_with_chow, ms_with_pung, own_tiles
+from .state import (
+    bu_kind,
+    chow_refused_shoubayi,
+    claim_leaves_one,
+    ms_with_chow,
+    ms_with_pung,
+    own_tiles,
+    pung_refused_shoubayi,
+)
 from .wall import can_draw, win_only_draw
 
 # action kinds (ACTION_NAMES order)
@@ -165,7 +173,9 @@ def _claims(tab, ws, rv, tb, tp, known, out, n):
             code = C.LOCKED_HAND if locked else C.OK
             ms_with_pung(ms, s, d, True, ms2)
             shoubayi = rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv)
-            if code == C.OK and shoubayi:
+            if code == C.OK and (
+                shoubayi or pung_refused_shoubayi(conc, melded, s, d, ms2, rv, tb, buf)
+            ):
                 code = C.SHOUBAYI_NO_CLAIM
             n = _row(out, n, A_PUNG, s, d, 0, cur, code, 0, 0, PRI_PUNG)
             if conc[s, d] == 3:
@@ -189,7 +199,7 @@ def _claims(tab, ws, rv, tb, tp, known, out, n):
                 code = C.LOCKED_HAND
             else:
                 ms_with_chow(ms, s, lo, ms2)
-                if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+                if chow_refused_shoubayi(ms2, rv):
                     code = C.SHOUBAYI_NO_CLAIM
             n = _row(out, n, A_CHOW, s, d, lo, cur, code, 0, 0, PRI_CHOW)
         n = _row(out, n, A_PASS, s, d, 0, cur, C.OK, 0, 0, 0)
@@ -264,8 +274,10 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
     locked = ps[cur, P_DECLARED] != 0
     # the draw just made was one of the last four (wall_end win_only_four): win or pass only
     last = False
+    must = False  # mobao_must_win: the drawn bao wins, so nothing but the win is allowed
     if drawn >= 0:
         last = _was_win_only(g, tp, rv)
+        must = must_win_bao(rv, tb, tab, ws)
     # 胡 on the drawn tile: 摸宝 first (he has seen the bao and drew its kind), else 自摸
     if drawn >= 0:
         if sees_bao(ps, g, cur) and drawn == g[G_BAO]:
@@ -286,7 +298,7 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             n = _row(out, n, A_WIN, cur, drawn, HOW_SELF, -1, C.OK, 0, tot, 0)
         c[drawn] += 1
     if last:
-        n = _row(out, n, A_PASS, cur, drawn, 0, 0, C.OK, 0, 0, 0)
+        n = _row(out, n, A_PASS, cur, drawn, 0, 0, C.MOBAO_MUST_WIN if must else C.OK, 0, 0, 0)
     dealer_first, no_bu, allow_kong = turn_options(ps, g, cur)
     # kongs: the wall must give a replacement draw (a 3-tile special kong takes none)
     wall_ok = can_draw(g, tp, rv)
@@ -319,6 +331,8 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
         base = C.OK
         if last:
             base = C.WALL_END_WIN_ONLY
+        elif must:
+            base = C.MOBAO_MUST_WIN
         elif not wall_ok:
             base = C.WALL_ENDED
         elif drawn < 0 and not dealer_first:
@@ -354,6 +368,8 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             code = C.WALL_END_WIN_ONLY
         elif locked and drawn >= 0 and t != drawn:
             code = C.LOCKED_HAND
+        elif must:
+            code = C.MOBAO_MUST_WIN
         n = _row(out, n, A_DISCARD, cur, t, 0, 0, code, waits, 0, 0)
         if not locked:
             dc = code

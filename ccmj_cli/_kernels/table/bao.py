@@ -15,10 +15,11 @@ import numpy as np
 
 from ..jit import njit
 from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
-from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE
+from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE, RV_MOBAO_MUST_WIN
 from .bots import wants_bao_change
 from .layout import (
     BAO_CHANGE_OPTIONAL,
+    BAO_TILE,
     BAO_TOP_SIX,
     EV_BAO,
     EV_BAO_CHANGE,
@@ -35,6 +36,7 @@ from .layout import (
     G_DRAWN,
     G_HEAD,
     G_NO_BAO,
+    G_TAIL,
     N_DICE,
     P_DECLARED,
     P_LOOKED,
@@ -72,9 +74,19 @@ def find_bao(wall, g, pond, exposed, k, rv):
     Under bao_place top_six (MIL 2024 三-24/25) only the top tiles of the six stacks at the
     tail serve, from the k-th on (going round the six): once none of them can, there is no bao
     for the rest of the hand (the same loop, one branch).
+
+    Under bao_place tile the count is of single tiles, not stacks: the k-th tile from the
+    tail (a loose tile at the tail counts), then the next tiles toward the head, going round.
     """
-    top1 = tail_top(g)
     head = g[G_HEAD]
+    if rv[RV_BAO_PLACE] == BAO_TILE:
+        n = g[G_TAIL] - head + 1  # tiles between the tail and the head
+        for j in range(n):
+            pos = g[G_TAIL] - (k - 1 + j) % n
+            if serves(wall, pos, pond, exposed):
+                return pos
+        return -1
+    top1 = tail_top(g)
     if top1 < head:
         return -1
     n = (top1 - head) // 2 + 1  # stacks between the tail and the head
@@ -212,15 +224,16 @@ def _look(rv, tb, ev, res, tab, ws):
 
 
 @njit(cache=True)
-def mobao_win(rv, tb, res, tab, ws):
-    """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
-    for his legal wait that scores best. Returns whether he wins."""
+def mobao_wait(rv, tb, tab, ws):
+    """摸宝 on the tile the seat on turn drew: the legal wait the bao stands for (the one that
+    scores best; its judgment and payments are left in ``ws``), -1 when the draw is no 摸宝 win
+    (he has not seen the current bao, the tile is not of its kind, or no wait is legal)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     if not (sees_bao(ps, g, cur) and drawn == g[G_BAO]):
-        return False
+        return -1
     c = conc[cur]
     c[drawn] -= 1
     own_tiles(conc, melded, cur, own)
@@ -228,8 +241,26 @@ def mobao_win(rv, tb, res, tab, ws):
         c, ms[cur], own, HOW_MOBAO, cur, g[G_DEALER], rv, tb, rd, items, fan, pay, buf
     )
     c[drawn] += 1
+    return w
+
+
+@njit(cache=True)
+def mobao_win(rv, tb, res, tab, ws):
+    """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
+    for his legal wait that scores best. Returns whether he wins."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    w = mobao_wait(rv, tb, tab, ws)
     if w < 0:
         return False
     capture(res, rd, items, fan, pay)
-    won(g, cur, HOW_MOBAO, w, drawn, -1)
+    won(g, g[G_CUR], HOW_MOBAO, w, g[G_DRAWN], -1)
     return True
+
+
+@njit(cache=True)
+def must_win_bao(rv, tb, tab, ws):
+    """mobao_must_win: the seat on turn drew the bao and it wins (``mobao_wait``), so he must
+    win on it: no discard, no kong (a bot always wins; the referee refuses a record that
+    passes it)."""
+    return rv[RV_MOBAO_MUST_WIN] != 0 and mobao_wait(rv, tb, tab, ws) >= 0

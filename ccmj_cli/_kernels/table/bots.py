@@ -46,6 +46,7 @@ from ..layout import (
     N_KINDS,
     N_SEATS,
     RV_ONE_SPECIAL_PER_KIND,
+    RV_DECLARED_KONG_KEEPS_PATTERN,
     RV_QIDUI,
     RV_SHOUBAYI_NO_CLAIM,
 )
@@ -94,10 +95,12 @@ from .script import claim_kind, next_is, rec_field, refuse, scripted
 from .settle import can_win
 from .state import (
     bu_kind,
+    chow_refused_shoubayi,
     claim_leaves_one,
     ms_with_chow,
     ms_with_pung,
     own_tiles,
+    pung_refused_shoubayi,
     unseen_by,
 )
 
@@ -114,33 +117,60 @@ def legal_mask(c, ms, own, rv, tb, buf):
 
 
 @njit(cache=True)
+def pattern_masks(buf):
+    """(夹胡, 飘胡): bitmasks of the legal waits just judged into ``buf`` whose win scores 夹胡,
+    and 飘胡 (the win's pattern, for declared_kong_keeps_pattern)."""
+    jia = np.int64(0)
+    piao = np.int64(0)
+    for t in range(N_KINDS):
+        if buf[t, W_LEGAL]:
+            if buf[t, W_JIAHU]:
+                jia |= np.int64(1) << t
+            if buf[t, W_PIAO]:
+                piao |= np.int64(1) << t
+    return jia, piao
+
+
+@njit(cache=True)
 def ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
     """A declared (locked) hand holding four of its drawn tile t may 暗杠 it only if its legal
     waits stay the same (RULES §6, docs/rules.md "Declaring"): the waits of the hand without t
-    against those after the kong. ``own``: seat s's tiles, melds included."""
+    against those after the kong; under declared_kong_keeps_pattern each wait's 夹胡/飘胡 too.
+    ``own``: seat s's tiles, melds included."""
     c = conc[s]
     c[t] -= 1
     before = legal_mask(c, ms[s], own, rv, tb, buf)
+    jb, pb = pattern_masks(buf)
     c[t] -= 3
     ms_with_pung(ms, s, t, False, ms2)
     after = legal_mask(c, ms2, own, rv, tb, buf)
+    ja, pa = pattern_masks(buf)
     c[t] += 4
-    return before == after and before != 0
+    same = before == after and before != 0
+    if rv[RV_DECLARED_KONG_KEEPS_PATTERN]:
+        same = same and jb == ja and pb == pa
+    return same
 
 
 @njit(cache=True)
 def mingkong_keeps_waits(conc, ms, s, d, own2, rv, tb, buf, c2, ms2):
     """A declared (locked) hand holding three of the discard d may 明杠 it only if its legal
-    waits stay the same. ``own2``: seat s's tiles, melds included."""
+    waits stay the same (and, under declared_kong_keeps_pattern, each wait's 夹胡/飘胡).
+    ``own2``: seat s's tiles, melds included."""
     ms_with_pung(ms, s, d, True, ms2)
     before = legal_mask(conc[s], ms[s], own2, rv, tb, buf)
+    jb, pb = pattern_masks(buf)
     for i in range(N_KINDS):
         c2[i] = conc[s, i]
     c2[d] -= 3
     own2[d] += 1
     after = legal_mask(c2, ms2, own2, rv, tb, buf)
+    ja, pa = pattern_masks(buf)
     own2[d] -= 1
-    return before == after and before != 0
+    same = before == after and before != 0
+    if rv[RV_DECLARED_KONG_KEEPS_PATTERN]:
+        same = same and jb == ja and pb == pa
+    return same
 
 
 @njit(cache=True)
@@ -748,7 +778,7 @@ def refuse_unclaimed(tab, ws, bots, cur, d, rv, tb):
             code = C.NO_SUCH_MELD
         else:
             ms_with_chow(ms, s, d - d % 9, ms2)
-            if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
+            if chow_refused_shoubayi(ms2, rv):
                 code = C.SHOUBAYI_NO_CLAIM
             else:
                 code = C.TILE_NOT_HELD
@@ -759,6 +789,8 @@ def refuse_unclaimed(tab, ws, bots, cur, d, rv, tb):
             ms_with_pung(ms, s, d, True, ms2)
             if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms2, rv):
                 code = C.SHOUBAYI_NO_CLAIM
+            elif k == EV_PUNG and pung_refused_shoubayi(conc, melded, s, d, ms2, rv, tb, buf):
+                code = C.SHOUBAYI_NO_CLAIM  # (shoubayi_piaoding_only)
             else:
                 code = C.NO_SUCH_KONG
     refuse(g, code)

@@ -17,6 +17,7 @@ from ..layout import (
     N_SEATS,
     RV_GUOSHUI,
     RV_SHOUBAYI_NO_CLAIM,
+    RV_SHOUBAYI_PIAODING_ONLY,
     RV_SPECIAL_KONG_TIMING,
 )
 from .bao import check_bao_dead
@@ -38,7 +39,15 @@ from .layout import (
     SPECIAL_FIRST_TURN,
 )
 from .settle import can_win, capture, declared_state, pay_kong, score_win, won
-from .state import add_meld, claim_leaves_one, event, ms_with_chow, ms_with_pung
+from .state import (
+    add_meld,
+    chow_refused_shoubayi,
+    claim_leaves_one,
+    event,
+    ms_with_chow,
+    ms_with_pung,
+    pung_refused_shoubayi,
+)
 from .wall import can_draw, take
 
 # what a discard led to
@@ -100,7 +109,8 @@ def make_pung(tab, ws, s, t):
 @njit(cache=True)
 def _take_turn(g, ps, s, drawn, rv):
     """Seat s is on turn after a claim: his first turn is over, but under special_kong_timing
-    first_turn a claim may enter it (he may then lay out special kongs, not add to them). The
+    first_turn a claim may enter it (he may then lay out special kongs, not add to them; under
+    first_draw and deal it ends it: special kongs only between a draw and the first discard). The
     claim changed his hand: a passed win bars nothing more (过水)."""
     g[G_CUR] = s
     g[G_DRAWN] = drawn
@@ -135,6 +145,10 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             ms_with_pung(ms, s, d, True, ms2)
             if claim_leaves_one(ms2, rv):
                 break  # 手把一: neither 碰 nor 杠 may leave a chow hand on one concealed tile
+        bare = False  # shoubayi_piaoding_only: a 碰 into 手把一 only into a 飘顶 tenpai
+        if rv[RV_SHOUBAYI_PIAODING_ONLY]:
+            ms_with_pung(ms, s, d, True, ms2)
+            bare = pung_refused_shoubayi(conc, melded, s, d, ms2, rv, tb, buf)
         if conc[s, d] == 3 and can_draw(g, tp, rv) and wants_mingkong(tab, ws, s, d, bots, rv, tb):
             pond[d] -= 1
             conc[s, d] -= 3
@@ -152,7 +166,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             _take_turn(g, ps, s, t, rv)
             event(ev, g, EV_TAIL, s, t, 0, 0)
             return CLAIM_MELD
-        if wants_pung(tab, ws, s, d, bots, rv, tb):
+        if not bare and wants_pung(tab, ws, s, d, bots, rv, tb):
             pond[d] -= 1
             make_pung(tab, ws, s, d)
             event(ev, g, EV_PUNG, s, d, 0, cur)
@@ -163,9 +177,9 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
     # 吃: the next seat, suit tiles only
     s = (cur + 1) % N_SEATS
     if d < HONOR:
-        if rv[RV_SHOUBAYI_NO_CLAIM]:
+        if rv[RV_SHOUBAYI_NO_CLAIM] or rv[RV_SHOUBAYI_PIAODING_ONLY]:
             ms_with_chow(ms, s, d - d % 9, ms2)  # (any chow: the same sets and chows)
-            if claim_leaves_one(ms2, rv):
+            if chow_refused_shoubayi(ms2, rv):
                 return CLAIM_NONE  # 手把一
         lo = best_chow(tab, ws, s, d, bots, rv, tb)
         if lo >= 0:

@@ -33,6 +33,7 @@ BAD_EVENT = 23  # an event the record format cannot hold here (unknown kind, wro
 MUST_DISCARD = 24  # a seat with 14 tiles must discard (or kong / win) before anything else
 NOT_DRAWN = 25  # a draw out of order: the seat to draw is another one
 MISSED_DRAW = 26  # the record skips a draw the table owes (a replacement after a kong)
+MOBAO_MUST_WIN = 27  # mobao_must_win: a drawn bao that wins is passed (discarded, or konged)
 
 CODE_NAMES = (
     "ok",
@@ -62,4 +63,5 @@ CODE_NAMES = (
     "must_discard",
     "not_drawn",
     "missed_draw",
+    "mobao_must_win",
 )

@@ -23,7 +23,7 @@ import numpy as np
 from .. import jit as _jit
 from ..jit import njit
 from ..layout import N_KINDS, N_SEATS
-from .bao import check_bao_dead, look_at_draw, mobao_win
+from .bao import check_bao_dead, look_at_draw, mobao_win, must_win_bao
 from .bots import (
     choose_discard_at,
     refuse_unclaimed,
@@ -70,7 +70,7 @@ from .layout import (
     R_NEXT_DEALER,
     S_LEN,
 )
-from .codes import WIN_NOT_LEGAL
+from .codes import MOBAO_MUST_WIN, WIN_NOT_LEGAL
 from .script import refuse
 from .settle import accumulate, finish, reset_result, self_draw_win
 from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
@@ -105,6 +105,15 @@ def refuse_self_win(bots, g, s):
     """Scripted: the record's 自摸 / 摸宝 that the judgment does not allow stops the hand."""
     if g[G_SCRIPT] and wants_self_win(bots, g, s):
         refuse(g, WIN_NOT_LEGAL)
+
+
+@njit(cache=True)
+def refuse_passed_bao(rv, tb, tab, ws):
+    """Scripted, under mobao_must_win: a record that does not win on a drawn bao that wins
+    stops the hand (the record's next event passes it)."""
+    g = tab[0]
+    if g[G_SCRIPT] and must_win_bao(rv, tb, tab, ws):
+        refuse(g, MOBAO_MUST_WIN)
 
 
 
@@ -158,6 +167,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
                 ):
                     break
                 refuse_self_win(bots, g, cur)
+                if not wants_self_win(bots, g, cur):
+                    refuse_passed_bao(rv, tb, tab, ws)
                 if g[G_STOP]:
                     break
                 conc[cur, t] -= 1
@@ -176,6 +187,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
                 if mobao_win(rv, tb, res, tab, ws) or self_draw_win(rv, tb, res, tab, ws):
                     break
                 refuse_self_win(bots, g, cur)
+            elif g[G_DRAWN] >= 0:
+                refuse_passed_bao(rv, tb, tab, ws)
             if g[G_STOP]:
                 break
             if not allow_kong:

@@ -2,7 +2,8 @@
 
 Special kongs (旋风杠, 喜杠, 幺蛋, 九蛋; 三风蛋 and 小鸡飞蛋 with the options) are declared on the
 seat's first turn from his dealt tiles (a non-dealer's first draw does not count; option
-special_kong_timing: first_turn lets it). A special kong takes one replacement draw per tile
+special_kong_timing: first_turn and first_draw let it; under first_draw a claim before the
+seat's first draw ends his chance). A special kong takes one replacement draw per tile
 beyond three: a 4-wind 旋风杠 takes one (under 三风蛋 it is a 3-wind kong plus one 补), the
 3-tile ones (喜杠, 幺蛋, 九蛋, a 3-wind 旋风杠 under 三风蛋) none. Later a tile of a special
 kong's group may be added to it (补; not by the dealer on his first turn, nor in a first turn
@@ -71,7 +72,7 @@ KONG_ROBBED = 3  # robbed by 碰 (抢叉): the robber is on turn (G_CUR) and dis
 def usable(conc, taken, s, t, rv):
     """Copies of t seat s may lay down in a special kong: RULES §7 "只有起手牌时才予认可，后续抓起
     的不算", only dealt tiles (not his first draw, nor a replacement draw); with
-    special_kong_timing first_turn, any tile he holds on his first discard turn."""
+    special_kong_timing first_turn or first_draw, any tile he holds on his first discard turn."""
     n = np.int64(conc[s, t])
     if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_DEALT:
         n -= taken[s, t]

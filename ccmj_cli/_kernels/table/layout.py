@@ -102,6 +102,7 @@ TP_LEN = 2
 # rv[RV_BAO_CHANGE] (rules.BAO_CHANGE_MODES order)
 BAO_ANY_STACK = 0  # the counted stack's top, else its lower tile, else the next stacks round
 BAO_TOP_SIX = 1  # only the top tiles of the six stacks at the wall's end; none once used up
+BAO_TILE = 2  # the k-th single tile from the tail (not a stack), else the next tiles round
 WALL_RESERVE = 0  # dead_wall_stacks, +1 per kong after two
 WALL_WIN_ONLY_FOUR = 1  # at 9 stacks left 4 win-only draws; drawn at dead_wall_stacks
 BAO_CHANGE_ALWAYS = 0
@@ -110,6 +111,8 @@ BAO_CHANGE_OPTIONAL = 1
 # rv[RV_SPECIAL_KONG_TIMING] (rules.TIMING_MODES order)
 SPECIAL_DEALT = 0  # RULES §7: only the starting hand (a non-dealer's first draw does not count)
 SPECIAL_FIRST_TURN = 1  # the first discard turn: the first drawn tile may complete one
+SPECIAL_FIRST_DRAW = 2  # between the seat's first draw and first discard (any tile held then); a
+#                         claim before his first draw ends the chance (no special kong at all)
 
 # --- bot knobs (a policy's weights), one row per seat: bots[seat, K_*]; 0 = off for the new
 # ones, so a row of the first four knobs (the baseline's) plays exactly as before they existed
@@ -190,7 +193,8 @@ R_DISCARDER_DECLARED = 31  # the discarder of a 点炮: 0 undeclared, 1 declared
 #                            current bao), 2 declared and looked at it; -1 when no discarder
 R_STRANDED = 32  # wall tiles held back by the bao (draws step over it), counted in R_WALL_LEFT
 R_DICE_USED = 33  # dice the hand rolled (the first ones of its N_DICE)
-R_LEN = 34
+R_ITEMS = 34  # the hand's own fan items that score (bit i: FAN_i of score.fan_items is not 0)
+R_LEN = 35
 
 # --- statistics accumulated per session: st[S_*] (all integers, merged by summing)
 S_HANDS = 0

@@ -49,6 +49,7 @@ from .layout import (
     R_DEALER,
     R_DECLARED,
     R_DICE_USED,
+    R_ITEMS,
     R_DISCARDER,
     R_DISCARDER_DECLARED,
     R_DISCARDS,
@@ -184,9 +185,13 @@ def score_bao_win(c, ms_s, own, how, winner, dealer, rv, tb, rd, items, fan, pay
 def capture(res, rd, items, fan, pay):
     """Copy the winner's judgment and payments into the result (before rd is reused)."""
     total = 0
+    mask = 0
     for i in range(N_FAN):
         total += items[i]
+        if items[i] != 0:
+            mask |= 1 << i
     res[R_FAN] = total
+    res[R_ITEMS] = mask
     res[R_JIAHU] = rd[RD_JIAHU]
     res[R_PIAO] = rd[RD_PIAO]
     res[R_MENQING] = rd[RD_MENQING]

@@ -23,7 +23,7 @@ melded + pond + the wall left = 4 of every kind.
 import numpy as np
 
 from ..jit import njit
-from ..judge import W_COLS, declared_sets, is_yaojiu
+from ..judge import W_COLS, W_LEGAL, declared_sets, is_yaojiu, judge_waits
 from ..layout import (
     FIRST_SPECIAL,
     HONOR,
@@ -44,6 +44,8 @@ from ..layout import (
     N_SEATS,
     ONE_S,
     RD_LEN,
+    RV_SHOUBAYI_NO_CLAIM,
+    RV_SHOUBAYI_PIAODING_ONLY,
     RV_XI_BU_ANY_HONOR,
     RV_XIAOJI,
     XIAOJI_ANY,
@@ -303,6 +305,44 @@ def claim_leaves_one(ms_after, rv):
     after the claim; the sets that count are the judge's (``judge.declared_sets``: under
     shoubayi_ankong_concealed a concealed kong counts as concealed tiles)."""
     return declared_sets(ms_after, rv) == 4 and ms_after[MS_CHOWS] > 0
+
+
+@njit(cache=True)
+def chow_refused_shoubayi(ms_after, rv):
+    """A 吃 that a 手把一 rule refuses (``ms_after``: the summary after it): one that leaves a
+    chow hand on one concealed tile, under shoubayi_no_claim or shoubayi_piaoding_only (such
+    a hand can never be 飘, so never a 飘顶 tenpai)."""
+    strict = rv[RV_SHOUBAYI_NO_CLAIM] or rv[RV_SHOUBAYI_PIAODING_ONLY]
+    return strict != 0 and claim_leaves_one(ms_after, rv)
+
+
+@njit(cache=True)
+def pung_refused_shoubayi(conc, melded, s, d, ms_after, rv, tb, buf):
+    """A 碰 of the discard d by seat s that a 手把一 rule refuses (``ms_after``: his summary
+    after it): under shoubayi_no_claim, one that leaves a chow hand on one concealed tile;
+    under shoubayi_piaoding_only, one that leaves one concealed tile (four declared sets)
+    unless a discard then leaves a 飘顶 tenpai: the single tile a legal wait (the judge's:
+    a 手把一 wins only as 飘胡, so a legal wait is a 飘顶 one)."""
+    if rv[RV_SHOUBAYI_NO_CLAIM] and claim_leaves_one(ms_after, rv):
+        return True
+    if not rv[RV_SHOUBAYI_PIAODING_ONLY] or declared_sets(ms_after, rv) != 4:
+        return False
+    c = conc[s].copy()
+    c[d] -= 2
+    own = c.astype(np.int64) + melded[s]
+    own[d] += 3  # (the pung's tiles, the claimed one included)
+    for x in range(N_KINDS):
+        if c[x] == 0:
+            continue
+        c[x] -= 1
+        own[x] -= 1
+        judge_waits(c, ms_after, own, rv, tb, buf)
+        c[x] += 1
+        own[x] += 1
+        for t in range(N_KINDS):
+            if buf[t, W_LEGAL]:
+                return False
+    return True
 
 
 @njit(cache=True)

@@ -84,8 +84,9 @@ def deal(wall, dealer, conc, g):
 @njit(cache=True)
 def reserve_stacks(g, tp, rv):
     """RULES §8: 7 stacks never drawn; 8 with two kongs, +1 per further kong. Under
-    wall_end win_only_four (MIL 2024) the 7 stacks whatever the number of kongs."""
-    if rv[RV_WALL_END] == WALL_WIN_ONLY_FOUR:
+    wall_end win_only_four (MIL 2024) the 7 stacks whatever the number of kongs. No dead wall
+    (dead_wall_stacks 0): none, whatever the kongs (the growth is the dead wall's)."""
+    if rv[RV_WALL_END] == WALL_WIN_ONLY_FOUR or tp[TP_DEAD_STACKS] == 0:
         return tp[TP_DEAD_STACKS]
     k = g[G_KONGS]
     return tp[TP_DEAD_STACKS] + (k - 1 if k >= 2 else 0)
@@ -107,8 +108,12 @@ def tail_top(g):
 @njit(cache=True)
 def reserve_start(g, tp, rv):
     """The first wall position of the dead wall: the reserve stacks counted from the tail (a
-    loose tile at the tail, beyond them, stays with the dead wall)."""
-    return tail_top(g) + 1 - 2 * reserve_stacks(g, tp, rv)
+    loose tile at the tail, beyond them, stays with the dead wall; with no dead wall,
+    dead_wall_stacks 0, it is drawn too: every tile is)."""
+    n = reserve_stacks(g, tp, rv)
+    if n == 0:
+        return g[G_TAIL] + 1
+    return tail_top(g) + 1 - 2 * n
 
 
 @njit(cache=True)

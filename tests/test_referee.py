@@ -218,6 +218,23 @@ def test_at_gives_the_position_where_the_next_event_is_legal():
     assert first["phase"] == "claim" and "chow" in first["seats"]["W"]
 
 
+def test_at_the_roll_and_the_look_stop_before_the_draw():
+    """--at the bao's roll / S's look: S has looked (at the look) but not yet drawn his 4m, and
+    the wall still holds it (the replay stops at the event, not after the draw behind it)."""
+    from ccmj_cli.referee import state_at
+
+    rec = load_record(str(EXAMPLE / "example.txt"))
+    h = rec.all_hands()[0]
+    kinds = [int(e[0]) for e in h.events]
+    roll, look = kinds.index(TL.EV_BAO), kinds.index(TL.EV_LOOK)
+    before = state_at(rec, 0, roll - 1)["position"]
+    for i, looked in ((roll, False), (look, True)):
+        pos = state_at(rec, 0, i)["position"]
+        s = pos["seats"]["S"]
+        assert len(s["hand"].split("[")[0]) - sum(ch.isalpha() for ch in s["hand"]) == 13
+        assert s["looked"] is looked and pos["wall"]["left"] == before["wall"]["left"], (i, pos)
+
+
 def test_at_on_a_log_hand(logs):
     from ccmj_cli.referee import state_at
 

@@ -36,6 +36,7 @@ from .layout import (
     G_DRAWN,
     G_HEAD,
     G_NO_BAO,
+    G_STOP,
     G_TAIL,
     N_DICE,
     P_DECLARED,
@@ -177,6 +178,8 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
         if roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, cur) < 0:
             return False
     for _r in range(N_DICE):  # (each 换宝 rolls at least one die: bounded like the dice)
+        if g[G_STOP]:
+            return False  # (scripted: the roll was the event asked for; the look comes after)
         if ps[cur, P_LOOKED] != g[G_BAO_VER] and _look(rv, tb, ev, res, tab, ws):
             return True
         # 换宝 under bao_change optional: the bao's kind is dead (three other copies public)

@@ -151,6 +151,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             # a declared player looks at the bao at his draw (the first one rolls for it)
             if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
                 break
+            if g[G_STOP]:
+                break  # (scripted: the roll or the look was the event asked for)
             if not can_draw(g, tp, rv):
                 # (the roll put the bao on the last tile he could draw: it stays in the wall)
                 event(ev, g, EV_HUANG, -1, -1, 0, 0)

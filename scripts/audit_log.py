@@ -306,11 +306,23 @@ class Audit:
                 bad(i, f"{what} (换宝) with no draw left")
             return
         nxt = rest[0] if rest else None
+        if nxt is not None and nxt[0] == TL.EV_HUANG and self.bao_took_the_last_tile(events, i):
+            return
         if nxt is None or not (
             (nxt[0] == TL.EV_DRAW and nxt[1] == s)
             or (nxt[0] == TL.EV_WIN and nxt[1] == s and nxt[3] == L.HOW_DUIBAO)
         ):
             bad(i, f"{what} with no draw after it")
+
+    def bao_took_the_last_tile(self, events, i) -> bool:
+        """With no dead wall (dead_wall_stacks 0) the bao can land on the one tile left, which
+        stays in the wall: the roll (and the look) had a draw to come, and then there is none —
+        the hand is drawn. True when the wall held exactly that one tile (136 - 53 dealt - every
+        draw from the head or the tail before event i)."""
+        if self.v.dead_wall_stacks != 0:
+            return False
+        taken = sum(1 for e in events[:i] if e[0] in (TL.EV_DRAW, TL.EV_TAIL))
+        return 136 - 53 - taken == 1
 
     @staticmethod
     def next_win(events, i):

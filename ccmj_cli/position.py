@@ -557,9 +557,7 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
         for m in range(int(nm[s])):
             kind, n = int(mrec[s, m, 0]), int(mrec[s, m, 1])
             tl = [int(x) for x in mrec[s, m, 2 : 2 + n]]
-            text = T.format_tiles(tl, sort=not kind >= L.FIRST_SPECIAL)
-            text = f"({text})" if kind == L.MELD_ANKONG else f"[{text}]"
-            d = {"meld": text}
+            d = {"meld": T.laid_meld_text(kind, tl)}
             if kind in CLAIMED_MELDS:
                 f = froms[s][fi] if fi < len(froms[s]) else -1
                 fi += 1

@@ -514,8 +514,17 @@ def _parse_event(b: _HandBuilder, words: list[str], where: str, line):
     elif act == "special":
         if len(args) != 1:
             raise HandError(f"{where}: 'special' needs its tiles, e.g. 'special 1234z'")
-        ts = T.parse_tiles(args[0].strip("[]"), "special kong")
-        b.add([TL.EV_SPECIAL, s, ANY, _special_kind(ts), len(ts)], line)
+        text = args[0].strip("[]")
+        san = text.startswith(T.SANYAOJI_MARK)  # 三幺鸡: 'special *111s'
+        ts = T.parse_tiles(text.lstrip(T.SANYAOJI_MARK), "special kong")
+        rest = list(ts)
+        if san:
+            if ts.count(L.ONE_S) < 3:
+                raise HandError(f"{where}: '{args[0]}': a 三幺鸡 (*) has three 1s, e.g. '*111s'")
+            for _ in range(3):
+                rest.remove(L.ONE_S)
+        first = L.ONE_S if san else ANY  # (the table lays a 三幺鸡's three 1s first)
+        b.add([TL.EV_SPECIAL, s, first, _special_kind(rest), len(ts)], line)
     elif act == "look":
         t = _tile(args[0], where) if args else ANY
         b.add([TL.EV_LOOK, s, t, 0, 0], line)
@@ -915,9 +924,12 @@ def text_record(log_hand: dict, bao_dice: int = 2, rules: str | None = None, han
         elif kind == TL.EV_JIAGANG:
             out.append(f"{who} jiagang {tn}")
         elif kind == TL.EV_SPECIAL:
-            g = list(_GROUP_TEXT[a])
-            g = (g + [18] * b)[:b]  # (kind and size are what the table compares)
-            out.append(f"{who} special {T.format_tiles(g)}")
+            if t == L.ONE_S:  # 三幺鸡: three 1s for every member (the table lays them first)
+                out.append(f"{who} special {T.SANYAOJI_MARK}{T.format_tiles([t] * b)}")
+            else:
+                g = list(_GROUP_TEXT[a])
+                g = (g + [18] * b)[:b]  # (kind and size are what the table compares)
+                out.append(f"{who} special {T.format_tiles(g)}")
         elif kind == TL.EV_BU:
             out.append(f"{who} bu {tn}")
         elif kind == TL.EV_KONG_ROBBED:

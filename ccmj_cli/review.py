@@ -476,7 +476,9 @@ def _special(tab, s, t, kind, i, rec, skipped):
 
 def _special_tiles(c, kind, first):
     """The tiles a special kong of ``kind`` takes from the hand (one of each kind of its group,
-    as the engine lays it out: every group tile held once)."""
+    as the engine lays it out: every group tile held once; a 三幺鸡, first tile 1s: three 1s)."""
+    if first == L.ONE_S and kind == L.MELD_YAODAN:
+        return [L.ONE_S] * 3
     return [x for x in T.SPECIAL_GROUPS.get(kind, ()) if c[x] > 0]
 
 

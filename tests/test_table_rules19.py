@@ -42,7 +42,7 @@ def test_no_dead_wall_positions_under_both_wall_ends():
 
     def at(head, tail, kongs, rv, tp):
         g[TL.G_HEAD], g[TL.G_TAIL], g[TL.G_KONGS] = head, tail, kongs
-        return WL.can_draw(g, tp, rv), WL.win_only_draw(g, tp, rv)
+        return bool(WL.can_draw(g, tp, rv)), bool(WL.win_only_draw(g, tp, rv))  # (np.bool_ too)
 
     # reserve, no kong: 135 (the last tile) is drawn, then the wall is empty
     assert at(135, 135, 0, RVD, TP0) == (True, False)
@@ -346,6 +346,10 @@ def test_the_table_lays_sanyaoji(on):
     assert ev[first + 2][:2] == (TL.EV_DISCARD, S)
     assert [int(x) for x in out["mrec"][S, 0, 2:5]] == [18, 18, 18]
     assert out["mrec"][S, 0, 0] == L.MELD_YAODAN
+    # the log and the audit write it [*111s] (so check reads a 幺蛋 back, not a pung of 1s)
+    from ccmj_cli.replay import hand_text
+
+    assert "[*111s" in hand_text(out["conc"][S], out["mrec"][S], out["nm"][S])
     # (later 1m/1p tiles he draws are 补 tiles on it, 1 each: the only other kongs here)
     kongs = (TL.EV_SPECIAL, TL.EV_ANKONG, TL.EV_MINGKONG, TL.EV_JIAGANG, TL.EV_BU)
     assert {e[:2] for e in ev if e[0] in kongs} <= {(TL.EV_SPECIAL, S), (TL.EV_BU, S)}

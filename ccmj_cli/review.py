@@ -283,7 +283,7 @@ class _Table:
         conc = self.conc[s] if conc is None else conc
         melds = self.melds[s] if melds is None else melds
         parts = [T.format_tiles(np.asarray(conc, np.uint8))] if int(np.sum(conc)) else []
-        parts += [T.Meld(k, tuple(ts)).text() for k, ts in melds]
+        parts += [T.laid_meld_text(k, ts) for k, ts in melds]  # ([*111s]: a 三幺鸡)
         return "".join(parts)
 
     def visible(self, s: int, extra: int = -1, taken: int = -1) -> str:

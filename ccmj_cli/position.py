@@ -182,7 +182,8 @@ class Position:
                 _fail("bao", "a rolled bao needs its 'tile'")
             b_tile = _tile(bao["tile"], "bao.tile")
             dice = _int(bao, "dice", "bao", 0, 12, 0)
-            stack = _int(bao, "stack", "bao", 1, 68, dice if dice else 1)
+            # (0, -1, ...: the tail's draws have passed the bao, which stays where it lay)
+            stack = _int(bao, "stack", "bao", -68, 68, dice if dice else 1)
             lower = _bool(bao, "lower", "bao")
         else:
             for k in ("tile", "stack", "lower"):
@@ -249,7 +250,9 @@ class Position:
                 )
         sp = self.seats[self.cur]
         if self.event in ("draw", "tail_draw", "deal") and sp.hand is not None:
-            if sp.hand[self.tile] == 0:
+            # (or he laid it out at once in a special kong: the first-turn timings allow that)
+            laid = any(m.kind >= L.MELD_XUANFENG and self.tile in m.tiles for m, _ in sp.melds)
+            if sp.hand[self.tile] == 0 and not laid:
                 _fail("last.tile", f"{name} drew {T.tile_name(self.tile)} but does not hold it")
         if self.event == "discard":
             if not sp.pond or sp.pond[-1] != (self.tile, False):

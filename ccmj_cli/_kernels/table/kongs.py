@@ -52,6 +52,7 @@ from .layout import (
     G_DRAWN,
     G_KONGS,
     G_NEV,
+    G_STOP,
     P_FIRST,
     P_SPECIAL,
     R_KONGS,
@@ -186,6 +187,8 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
         g[G_KONGS] += 1
         res[R_KONGS] += 1
         event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)
+        if g[G_STOP]:
+            return True  # (scripted: the event asked for; its replacement draw comes after)
         check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
         if draws > 0:
             t = take(wall, g, conc, taken, cur, True)
@@ -265,6 +268,8 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
             summarize(mrec, nm, ms, cur)  # the 补 tile's suit counts for 三色全, as in check
             pay_bu(kpay, cur, gk, kt, rv)
             event(ev, g, EV_BU, cur, kt, gk, 0)
+    if g[G_STOP]:
+        return KONG_NONE  # (scripted: the kong asked for; its replacement draw comes after)
     check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
     t = take(wall, g, conc, taken, cur, True)
     event(ev, g, EV_TAIL, cur, t, 0, 0)

@@ -184,6 +184,10 @@ class Position:
             dice = _int(bao, "dice", "bao", 0, 12, 0)
             stack = _int(bao, "stack", "bao", 1, 68, dice if dice else 1)
             lower = _bool(bao, "lower", "bao")
+            if lower and v.bao_place == "top_six":
+                _fail("bao.lower", "under bao_place top_six the bao is always a stack's top tile")
+            if dice and not v.bao_dice <= dice <= 6 * v.bao_dice:
+                _fail("bao.dice", f"{dice} cannot be rolled with {v.bao_dice} dice (bao_dice)")
         else:
             for k in ("tile", "stack", "lower"):
                 if k in bao:

@@ -115,7 +115,9 @@ def _describe(p: Position, row, tab) -> dict:
         d["kind"] = MELD_NAMES[a]
     if kind == A.A_BU:
         d["onto"] = MELD_NAMES[a]
-    if kind in (A.A_PUNG, A.A_CHOW, A.A_MINGKONG, A.A_PASS, A.A_ROB_PUNG) and b >= 0:
+    if kind in (A.A_PUNG, A.A_CHOW, A.A_MINGKONG, A.A_ROB_PUNG) and b >= 0:
+        d["from"] = SEATS[b]
+    if kind == A.A_PASS and b >= 0 and p.phase() in (2, 3):  # (a win-only draw has no "from")
         d["from"] = SEATS[b]
     if kind in (A.A_DISCARD, A.A_DECLARE):
         d["tenpai"] = waits != 0

@@ -185,6 +185,10 @@ class Position:
             # (0, -1, ...: the tail's draws have passed the bao, which stays where it lay)
             stack = _int(bao, "stack", "bao", -68, 68, dice if dice else 1)
             lower = _bool(bao, "lower", "bao")
+            if lower and v.bao_place == "top_six":
+                _fail("bao.lower", "under bao_place top_six the bao is always a stack's top tile")
+            if dice and not v.bao_dice <= dice <= 6 * v.bao_dice:
+                _fail("bao.dice", f"{dice} cannot be rolled with {v.bao_dice} dice (bao_dice)")
         else:
             for k in ("tile", "stack", "lower"):
                 if k in bao:

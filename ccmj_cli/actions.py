@@ -111,7 +111,7 @@ def _describe(p: Position, row, tab) -> dict:
         while b:
             tl.append(b % 64 - 1)
             b //= 64
-        d["meld"] = "[" + T.format_tiles(tl[::-1], sort=False) + "]"
+        d["meld"] = T.laid_meld_text(a, tl[::-1])
         d["kind"] = MELD_NAMES[a]
     if kind == A.A_BU:
         d["onto"] = MELD_NAMES[a]

@@ -182,7 +182,8 @@ class Position:
                 _fail("bao", "a rolled bao needs its 'tile'")
             b_tile = _tile(bao["tile"], "bao.tile")
             dice = _int(bao, "dice", "bao", 0, 12, 0)
-            stack = _int(bao, "stack", "bao", 1, 68, dice if dice else 1)
+            # (0, -1, ...: the tail's draws have passed the bao, which stays where it lay)
+            stack = _int(bao, "stack", "bao", -68, 68, dice if dice else 1)
             lower = _bool(bao, "lower", "bao")
             if lower and v.bao_place == "top_six":
                 _fail("bao.lower", "under bao_place top_six the bao is always a stack's top tile")
@@ -253,7 +254,9 @@ class Position:
                 )
         sp = self.seats[self.cur]
         if self.event in ("draw", "tail_draw", "deal") and sp.hand is not None:
-            if sp.hand[self.tile] == 0:
+            # (or he laid it out at once in a special kong: the first-turn timings allow that)
+            laid = any(m.kind >= L.MELD_XUANFENG and self.tile in m.tiles for m, _ in sp.melds)
+            if sp.hand[self.tile] == 0 and not laid:
                 _fail("last.tile", f"{name} drew {T.tile_name(self.tile)} but does not hold it")
         if self.event == "discard":
             if not sp.pond or sp.pond[-1] != (self.tile, False):
@@ -561,9 +564,7 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
         for m in range(int(nm[s])):
             kind, n = int(mrec[s, m, 0]), int(mrec[s, m, 1])
             tl = [int(x) for x in mrec[s, m, 2 : 2 + n]]
-            text = T.format_tiles(tl, sort=not kind >= L.FIRST_SPECIAL)
-            text = f"({text})" if kind == L.MELD_ANKONG else f"[{text}]"
-            d = {"meld": text}
+            d = {"meld": T.laid_meld_text(kind, tl)}
             if kind in CLAIMED_MELDS:
                 f = froms[s][fi] if fi < len(froms[s]) else -1
                 fi += 1

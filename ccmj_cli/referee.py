@@ -514,8 +514,17 @@ def _parse_event(b: _HandBuilder, words: list[str], where: str, line):
     elif act == "special":
         if len(args) != 1:
             raise HandError(f"{where}: 'special' needs its tiles, e.g. 'special 1234z'")
-        ts = T.parse_tiles(args[0].strip("[]"), "special kong")
-        b.add([TL.EV_SPECIAL, s, ANY, _special_kind(ts), len(ts)], line)
+        text = args[0].strip("[]")
+        san = text.startswith(T.SANYAOJI_MARK)  # 三幺鸡: 'special *111s'
+        ts = T.parse_tiles(text.lstrip(T.SANYAOJI_MARK), "special kong")
+        rest = list(ts)
+        if san:
+            if ts.count(L.ONE_S) < 3:
+                raise HandError(f"{where}: '{args[0]}': a 三幺鸡 (*) has three 1s, e.g. '*111s'")
+            for _ in range(3):
+                rest.remove(L.ONE_S)
+        first = L.ONE_S if san else ANY  # (the table lays a 三幺鸡's three 1s first)
+        b.add([TL.EV_SPECIAL, s, first, _special_kind(rest), len(ts)], line)
     elif act == "look":
         t = _tile(args[0], where) if args else ANY
         b.add([TL.EV_LOOK, s, t, 0, 0], line)
@@ -787,9 +796,9 @@ def referee(record) -> list[dict]:
 def _phase_after(tab, row, before) -> None:
     """What the table waits for right after the event ``row``: the replay stops inside a phase,
     before the driver moves on, so the phase is the event's own consequence (a discard is on
-    offer, a claimed meld or a draw leaves its seat to play, a kong owes a replacement draw, an
-    added kong tile may be robbed: at a 抢杠 the table is shown as it was when the tile was
-    added, before the robbing seat took it)."""
+    offer, a claimed meld or a draw leaves its seat to play, a kong owes a replacement draw; at
+    a 抢杠 the table is shown as it was when the tile was added, before the robbing seat took
+    it)."""
     g, conc = tab[0], tab[2]
     k, s, t = int(row[0]), int(row[1]), int(row[2])
     if k in (TL.EV_DRAW, TL.EV_TAIL):
@@ -798,11 +807,12 @@ def _phase_after(tab, row, before) -> None:
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_CLAIM, s, t
     elif k in (TL.EV_CHOW, TL.EV_PUNG, TL.EV_ROB_PUNG):
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_DRAWN] = TL.PH_SELF, s, -1
-    elif k in (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_SPECIAL):
+    elif k == TL.EV_SPECIAL and int(row[4]) <= 3:  # (three tiles: a set, no replacement draw)
+        g[TL.G_PHASE], g[TL.G_CUR] = TL.PH_SELF, s  # (his draw, if any, is still his draw)
+    elif k in (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_SPECIAL, TL.EV_JIAGANG, TL.EV_BU):
+        # (a 加杠 / 补 is recorded once nobody robbed it: its replacement draw is owed; the
+        # moment it could be robbed is the position at a robbing, EV_KONG_ROBBED)
         g[TL.G_PHASE], g[TL.G_CUR] = TL.PH_DRAW, s
-    elif k in (TL.EV_JIAGANG, TL.EV_BU):
-        g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_ROB, s, t
-        g[TL.G_PEND_KIND] = 1 if k == TL.EV_JIAGANG else 2
     elif k == TL.EV_DECLARE and before is not None and int(before[0]) == TL.EV_DISCARD:
         # declared with that discard: it is still on offer
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_PENDING] = TL.PH_CLAIM, s, int(before[2])
@@ -838,6 +848,9 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     h = record.all_hands()[hand_index]
     if not 0 <= event < len(h.events):
         raise UsageError(f"bad --at {event}: hand {h.number} has events 0 to {len(h.events) - 1}")
+    if int(h.events[event, 0]) in (TL.EV_WIN, TL.EV_HUANG):
+        raise UsageError(f"bad --at {event}: event {event} of hand {h.number} ends the hand "
+                         f"(no seat acts after it); --at {event - 1} is the last position")
     ev = h.events.copy()
     ev[event, TL.STOP_AT] = 1
     res = np.zeros(TL.R_LEN, np.int64)
@@ -852,10 +865,10 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
         out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
     _phase_after(tab, h.events[event], h.events[event - 1] if event else None)
     try:  # the position format (``ccmj actions`` reads it), when the record's rules load
-        from .position import position_from_state
+        from .position import PositionError, position_from_state
 
         out["position"] = position_from_state(tab, h.events, event + 1, record.rules).to_json()
-    except (HandError, UsageError, VariantError) as e:
+    except (HandError, UsageError, VariantError, PositionError) as e:
         out["position_error"] = str(e)
         out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}
     return out
@@ -915,9 +928,12 @@ def text_record(log_hand: dict, bao_dice: int = 2, rules: str | None = None, han
         elif kind == TL.EV_JIAGANG:
             out.append(f"{who} jiagang {tn}")
         elif kind == TL.EV_SPECIAL:
-            g = list(_GROUP_TEXT[a])
-            g = (g + [18] * b)[:b]  # (kind and size are what the table compares)
-            out.append(f"{who} special {T.format_tiles(g)}")
+            if t == L.ONE_S:  # 三幺鸡: three 1s for every member (the table lays them first)
+                out.append(f"{who} special {T.SANYAOJI_MARK}{T.format_tiles([t] * b)}")
+            else:
+                g = list(_GROUP_TEXT[a])
+                g = (g + [18] * b)[:b]  # (kind and size are what the table compares)
+                out.append(f"{who} special {T.format_tiles(g)}")
         elif kind == TL.EV_BU:
             out.append(f"{who} bu {tn}")
         elif kind == TL.EV_KONG_ROBBED:

@@ -40,7 +40,7 @@ def _seat(s: int) -> str | None:
 
 def meld_text(row) -> str:
     kind, n = int(row[0]), int(row[1])
-    return T.Meld(kind, tuple(int(x) for x in row[2 : 2 + n])).text()
+    return T.laid_meld_text(kind, [int(x) for x in row[2 : 2 + n]])  # ([*111s]: a 三幺鸡)
 
 
 def hand_text(conc, mrec, nm) -> str:

@@ -283,7 +283,7 @@ class _Table:
         conc = self.conc[s] if conc is None else conc
         melds = self.melds[s] if melds is None else melds
         parts = [T.format_tiles(np.asarray(conc, np.uint8))] if int(np.sum(conc)) else []
-        parts += [T.Meld(k, tuple(ts)).text() for k, ts in melds]
+        parts += [T.laid_meld_text(k, ts) for k, ts in melds]  # ([*111s]: a 三幺鸡)
         return "".join(parts)
 
     def visible(self, s: int, extra: int = -1, taken: int = -1) -> str:
@@ -476,7 +476,9 @@ def _special(tab, s, t, kind, i, rec, skipped):
 
 def _special_tiles(c, kind, first):
     """The tiles a special kong of ``kind`` takes from the hand (one of each kind of its group,
-    as the engine lays it out: every group tile held once)."""
+    as the engine lays it out: every group tile held once; a 三幺鸡, first tile 1s: three 1s)."""
+    if first == L.ONE_S and kind == L.MELD_YAODAN:
+        return [L.ONE_S] * 3
     return [x for x in T.SPECIAL_GROUPS.get(kind, ()) if c[x] > 0]
 
 

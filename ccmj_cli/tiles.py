@@ -386,6 +386,21 @@ def _suit_text(raw: bytes, s: int) -> str:
 _DIGITS = "123456789"
 
 
+def laid_meld_text(kind: int, tiles) -> str:
+    """The bracket of a meld the table laid (``kind``, its tiles in the order laid): ``(...)``
+    for a concealed kong; a special kong whose first three tiles are 1s is a 三幺鸡
+    (``[*111s...]``: the table lays a special kong's members first, so three 1s come first
+    only when they stand in for every member); a special kong keeps its order."""
+    tiles = list(tiles)
+    special = kind >= MELD_XUANFENG
+    inner = format_tiles(tiles, sort=not special)
+    if kind == MELD_ANKONG:
+        return f"({inner})"
+    if special and tiles[:3] == [ONE_S] * 3:
+        return f"[{SANYAOJI_MARK}{inner}]"
+    return f"[{inner}]"
+
+
 def format_tiles(tiles, sort: bool = True) -> str:
     """MPSZ text for a list of tile indices (or a uint8[34] count array)."""
     if isinstance(tiles, np.ndarray) and tiles.shape == (N_KINDS,) and tiles.dtype == np.uint8:

@@ -89,7 +89,7 @@ _GROUP = re.compile(r"[\[(]([^\])]*)[\])]")
 
 def final_melds(text: str) -> list[list[int]]:
     """The tiles of each meld of a final hand text, in order."""
-    return [T.parse_tiles(m) for m in _GROUP.findall(text)]
+    return [T.parse_tiles(m.lstrip(T.SANYAOJI_MARK)) for m in _GROUP.findall(text)]  # ([*111s])
 
 
 class Seat:
@@ -107,7 +107,7 @@ class Seat:
         if minus >= 0:
             c[minus] -= 1
         parts = [T.format_tiles(c.astype(np.uint8))] if c.sum() else []
-        parts += [T.Meld(int(k), tuple(int(t) for t in ts)).text() for k, ts in self.melds]
+        parts += [T.laid_meld_text(int(k), ts) for k, ts in self.melds]  # ([*111s]: a 三幺鸡)
         return "".join(parts)
 
     def own(self, t: int) -> int:

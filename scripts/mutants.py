@@ -448,6 +448,30 @@ MUTANTS = (
         "declared_kong_keeps_pattern: a declared 暗杠 may change a wait's 夹胡/飘胡",
         TABLE_TESTS,
     ),
+    Mutant(
+        "sanyaoji_never_laid",
+        TABLE + "kongs.py",
+        "n, bu = sanyaoji_tiles(conc, taken, cur, rv, grp, c2)  # no natural 幺蛋",
+        "n, bu = 0, 0  # no natural 幺蛋",
+        "sanyaoji: the simulate bots never lay three 1s out as a 三幺鸡",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "sanyaoji_record_ignored",
+        TABLE + "kongs.py",
+        "san = rv[RV_SANYAOJI] != 0 and rec_tile(ev, g) == ONE_S",
+        "san = False",
+        "sanyaoji: the referee replays a recorded 三幺鸡 as a plain 幺蛋 (and refuses it)",
+        TABLE_TESTS,
+    ),
+    Mutant(
+        "sanyaoji_not_offered",
+        TABLE + "actions.py",
+        "        if kind == MELD_YAODAN and not san:\n",
+        "        if False:\n",
+        "sanyaoji: ccmj actions never offers the 三幺鸡 [*111s]",
+        TABLE_TESTS,
+    ),
 )
 
 

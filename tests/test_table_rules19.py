@@ -42,7 +42,7 @@ def test_no_dead_wall_positions_under_both_wall_ends():
 
     def at(head, tail, kongs, rv, tp):
         g[TL.G_HEAD], g[TL.G_TAIL], g[TL.G_KONGS] = head, tail, kongs
-        return WL.can_draw(g, tp, rv), WL.win_only_draw(g, tp, rv)
+        return bool(WL.can_draw(g, tp, rv)), bool(WL.win_only_draw(g, tp, rv))  # (np.bool_ too)
 
     # reserve, no kong: 135 (the last tile) is drawn, then the wall is empty
     assert at(135, 135, 0, RVD, TP0) == (True, False)
@@ -322,3 +322,115 @@ def test_actions_mobao_must_win_leaves_only_the_win():
     assert set(groups(r, "S")) == {"win"}
     assert [w["how"] for w in groups(r, "S")["win"]] == ["mobao"]
     assert ("9p", "mobao_must_win") in forbidden(r, "S", "discard")  # (the rest: locked_hand)
+
+
+# ---------------------------------------------------------------- 三幺鸡 at the table
+SANYAOJI = with_(RVD, RV_SANYAOJI=1)
+
+
+@pytest.mark.parametrize("on", [True, False], ids=["sanyaoji", "default"])
+def test_the_table_lays_sanyaoji(on):
+    # S is dealt three 1s and neither 1m nor 1p; his first draw is 9p. With sanyaoji he lays
+    # the three 1s out as a 三幺鸡 [*111s] (a 幺蛋: the 1s stand in for every member), a 3-tile
+    # special kong: no replacement draw, his next event is his discard; it pays kong.special
+    # (1 from each other seat). By default three 1s are a pung in hand: nothing is laid out.
+    s_hand = "111s234m567p89s6z7z"
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="9p")
+    out = play(wall, SANYAOJI if on else RVD, TPD)
+    ev = out["ev"]
+    first = ev.index((TL.EV_DRAW, S, t_("9p"), 0, 0))
+    if not on:
+        assert all(e[0] != TL.EV_SPECIAL for e in ev)
+        return
+    assert ev[first + 1] == (TL.EV_SPECIAL, S, t_("1s"), L.MELD_YAODAN, 3)
+    assert ev[first + 2][:2] == (TL.EV_DISCARD, S)
+    assert [int(x) for x in out["mrec"][S, 0, 2:5]] == [18, 18, 18]
+    assert out["mrec"][S, 0, 0] == L.MELD_YAODAN
+    # the log and the audit write it [*111s] (so check reads a 幺蛋 back, not a pung of 1s)
+    from ccmj_cli.replay import hand_text
+
+    assert "[*111s" in hand_text(out["conc"][S], out["mrec"][S], out["nm"][S])
+    # (later 1m/1p tiles he draws are 补 tiles on it, 1 each: the only other kongs here)
+    kongs = (TL.EV_SPECIAL, TL.EV_ANKONG, TL.EV_MINGKONG, TL.EV_JIAGANG, TL.EV_BU)
+    assert {e[:2] for e in ev if e[0] in kongs} <= {(TL.EV_SPECIAL, S), (TL.EV_BU, S)}
+    k = sum(1 for e in ev if e[0] in kongs)
+    assert [int(x) for x in out["res"][TL.R_KONG_PAY : TL.R_KONG_PAY + 4]] == [-k, 3 * k, -k, -k]
+
+
+def test_a_1m_is_bu_onto_the_sanyaoji():
+    # As above, but S's first draw is 1m: a member of the 幺蛋 the three 1s stand in for, so
+    # after laying out [*111s] he adds it (补, a drawn tile: not the dealer's first turn) and
+    # draws a replacement from the tail (7z). Money: 1 for the kong + 1 for the 补, from each.
+    s_hand = "111s234m567p89s6z7z"
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="1m", tail="7z")
+    out = play(wall, SANYAOJI, TPD)
+    ev = out["ev"]
+    i = ev.index((TL.EV_DRAW, S, t_("1m"), 0, 0))
+    assert ev[i + 1 : i + 4] == [
+        (TL.EV_SPECIAL, S, t_("1s"), L.MELD_YAODAN, 3),
+        (TL.EV_BU, S, t_("1m"), L.MELD_YAODAN, 0),
+        (TL.EV_TAIL, S, t_("7z"), 0, 0),
+    ]
+    assert [int(x) for x in out["mrec"][S, 0, 2:6]] == [18, 18, 18, 0]
+
+
+def test_sanyaoji_at_the_table_follows_the_special_kong_timing():
+    # The same timing as any special kong: by default only dealt tiles count, so S, dealt two
+    # 1s, who draws the third first, lays nothing out; under first_draw the drawn 1s counts.
+    s_hand = "11s234m567p89s6z7z9p"
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="1s")
+    assert all(e[0] != TL.EV_SPECIAL for e in play(wall, SANYAOJI, TPD)["ev"])
+    ev = play(wall, with_(SANYAOJI, RV_SPECIAL_KONG_TIMING=TL.SPECIAL_FIRST_DRAW), TPD)["ev"]
+    i = ev.index((TL.EV_DRAW, S, t_("1s"), 0, 0))
+    assert ev[i + 1] == (TL.EV_SPECIAL, S, t_("1s"), L.MELD_YAODAN, 3)
+
+
+def test_sanyaoji_text_record_and_meld_text(tmp_path):
+    # The hand of test_the_table_lays_sanyaoji, written in the text form ('S special *111s')
+    # under a room with sanyaoji, passes the referee; the same record under the default rules
+    # (three 1s are no special kong there) is refused. The laid meld is written [*111s] (the
+    # notation check, score and actions read back as a 幺蛋 of three 1s).
+    from ccmj_cli import tiles as T
+    from ccmj_cli.referee import text_record
+
+    s_hand = "111s234m567p89s6z7z"
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]})
+    out = play(wall, SANYAOJI, TPD)
+    hand = {"hand": 1, "dealer": "E", "wall": [T.tile_name(t) for t in wall], "dice": [3, 4],
+            "events": [list(e) for e in out["events"]]}  # fmt: skip
+    room = tmp_path / "room.yaml"
+    room.write_text("extends: default\nsanyaoji: true\n", encoding="utf-8")
+    text = text_record(hand, 2)
+    assert "S special *111s" in text
+    verdicts = {}
+    for rules in (str(room), "default"):
+        p = tmp_path / "game.txt"
+        p.write_text(f"rules {rules}\n" + text, encoding="utf-8")
+        (verdicts[rules],) = referee(p)
+    assert verdicts[str(room)]["ok"], verdicts[str(room)]["problems"]
+    bad = verdicts["default"]
+    assert not bad["ok"]
+    at = bad["problems"][0]["event"]  # (the record's events: the lines after deal and dice)
+    assert [e for e in out["ev"]].index((TL.EV_SPECIAL, S, 18, L.MELD_YAODAN, 3)) == at
+    meld = T.laid_meld_text(L.MELD_YAODAN, [int(x) for x in out["mrec"][S, 0, 2:5]])
+    assert meld == "[*111s]"
+    (m,) = T.parse_hand(f"234m567p89s6z7z{meld}", load_variant(str(room)).meld_rules).melds
+    assert (m.kind, m.tiles, m.bu, m.sanyaoji) == (L.MELD_YAODAN, (18, 18, 18), 0, True)
+
+
+def test_actions_offers_sanyaoji():
+    # ccmj actions: E (the dealer) holds three 1s and no other 幺九 tile at the deal (under
+    # mil2024 a 1s stands in for any member, so a 9 or an honor would make another special
+    # kong). mil2024 (sanyaoji) offers the 三幺鸡 [*111s] as his one special kong; the default
+    # offers none.
+    from test_actions import groups, make
+
+    from ccmj_cli.actions import legal_actions
+
+    seats = {"E": {"hand": "111s234m567p78s3m5m2s"}, "S": {"count": 13}, "W": {"count": 13},
+             "N": {"count": 13}}  # fmt: skip
+    last = {"event": "deal", "seat": "E", "tile": "2s"}
+    r = legal_actions(make(seats, last, "mil2024"))
+    assert groups(r, "E")["special_kong"] == [{"tile": "1s", "meld": "[*111s]", "kind": "yaodan"}]
+    r = legal_actions(make(seats, last, "default"))
+    assert "special_kong" not in groups(r, "E")

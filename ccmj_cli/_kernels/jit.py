@@ -146,8 +146,9 @@ def _compile(fn, kwargs: dict, sigs: tuple = ()):
 
 def _eager(disp, sigs: tuple):
     """Compile (or load) the signatures now and no others, as ``numba.njit(sigs)`` does, but
-    after the safe cache is in place."""
-    if sigs:
+    after the safe cache is in place. Under NUMBA_DISABLE_JIT Numba's njit gives back the plain
+    function: nothing to compile."""
+    if sigs and hasattr(disp, "compile"):
         for sig in sigs[0] if isinstance(sigs[0], list) else sigs:
             disp.compile(sig)
         disp.disable_compile()

@@ -136,7 +136,7 @@ BIG = 255
 def _suit_key(c, base, n):
     k = 0
     for i in range(base + n - 1, base - 1, -1):
-        k = k * 5 + c[i]
+        k = k * 5 + int(c[i])  # int: pure Python (NUMBA_DISABLE_JIT) would overflow uint8
     return k
 
 

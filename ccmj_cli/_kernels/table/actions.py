@@ -6,7 +6,7 @@ arguments, the rule code (``codes``: 0 allowed, else the rule that forbids it), 
 legal waits it leaves (discards, 报听), the hand's fan (wins) and the claim priority (claims on
 one tile: the highest is the one the table takes: 胡 nearest the discarder (截胡), then 碰/杠,
 then 吃). It asks the same kernels the phases ask when they play a hand (``driver.turn_options``,
-``wall.can_draw`` / ``win_only_draw``, ``settle.can_win`` / ``score_win``, ``kongs.special_tiles``,
+``wall.can_draw`` / ``win_only_draw``, ``settle.can_win`` / ``score_win``, ``kongs.special_tiles`` / ``sanyaoji_tiles``,
 ``bots.ankong_keeps_waits`` / ``mingkong_keeps_waits``, ``bao.may_look`` / ``sees_bao``,
 ``state.claim_leaves_one``, ``judge.judge_waits`` / ``may_declare``): no rule is written here.
 """
@@ -22,6 +22,7 @@ from ..layout import (
     HOW_SELF,
     MELD_JIUDAN,
     MELD_XUANFENG,
+    MELD_YAODAN,
     N_KINDS,
     N_SEATS,
     RV_BAO_CHANGE,
@@ -33,7 +34,7 @@ from . import codes as C
 from .bao import may_look, must_win_bao, sees_bao
 from .bots import chow_options, legal_mask, mingkong_keeps_waits, self_kong_code
 from .driver import turn_options
-from .kongs import special_tiles
+from .kongs import sanyaoji_tiles, special_tiles
 from .layout import (
     BAO_CHANGE_OPTIONAL,
     G_BAO,
@@ -306,8 +307,12 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
     first = ps[cur, P_FIRST] != 0
     # special kongs
     kind = MELD_XUANFENG
+    san = False  # (幺蛋 twice: its members, then a 三幺鸡 of three 1s)
     while kind <= MELD_JIUDAN:
-        m, _bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
+        if san:
+            m, _bu = sanyaoji_tiles(conc, taken, cur, rv, grp, c2)
+        else:
+            m, _bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
         if m > 0:
             code = C.OK
             if last:
@@ -324,6 +329,10 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             for i in range(m):
                 mask = mask * 64 + grp[i] + 1  # (its tiles, six bits each)
             n = _row(out, n, A_SPECIAL, cur, grp[0], kind, mask, code, 0, 0, m)
+        if kind == MELD_YAODAN and not san:
+            san = True
+            continue
+        san = False
         kind += 1
     for t in range(N_KINDS):
         if c[t] == 0:

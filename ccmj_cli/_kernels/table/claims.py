@@ -31,6 +31,7 @@ from .layout import (
     G_DEALER,
     G_DRAWN,
     G_KONGS,
+    G_STOP,
     P_FIRST,
     P_PASSED,
     R_DISCARDER_DECLARED,
@@ -161,6 +162,8 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             g[G_KONGS] += 1
             res[R_KONGS] += 1
             event(ev, g, EV_MINGKONG, s, d, 0, cur)
+            if g[G_STOP]:
+                return CLAIM_MELD  # (scripted: the kong asked for; its replacement comes after)
             check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
             t = take(wall, g, conc, taken, s, True)
             _take_turn(g, ps, s, t, rv)

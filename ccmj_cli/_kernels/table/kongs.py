@@ -23,18 +23,20 @@ from ..layout import (
     MELD_KONG,
     MELD_PUNG,
     MELD_XUANFENG,
+    MELD_YAODAN,
     N_KINDS,
     N_SEATS,
     ONE_S,
     RV_ONE_SPECIAL_PER_KIND,
     RV_SANFENG,
+    RV_SANYAOJI,
     RV_SPECIAL_KONG_TIMING,
     RV_XI_BU_ANY_HONOR,
     RV_XIAOJI,
     XIAOJI_OFF,
     XIAOJI_ONE,
 )
-from ..melds import classify_bracket, special_base
+from ..melds import classify_bracket, classify_sanyaoji, special_base
 from .bao import check_bao_dead
 from .bots import choose_self_kong, wants_pung
 from .claims import make_pung, win_claim
@@ -50,13 +52,14 @@ from .layout import (
     G_DRAWN,
     G_KONGS,
     G_NEV,
+    G_STOP,
     P_FIRST,
     P_SPECIAL,
     R_KONGS,
     R_ROBBED,
     SPECIAL_DEALT,
 )
-from .script import ev_next_is, scripted
+from .script import ev_next_is, rec_tile, scripted
 from .settle import pay_bu, pay_kong, won
 from .state import add_meld, bu_kind, event, find_meld, special_group, summarize
 from .wall import can_draw, take
@@ -125,6 +128,26 @@ def special_tiles(conc, taken, s, kind, rv, grp, mt, cnt, no_bu):
 
 
 @njit(cache=True)
+def sanyaoji_tiles(conc, taken, s, rv, grp, cnt):
+    """(3, 0) with three 1s in ``grp`` when seat s may lay out a 三幺鸡 (option sanyaoji): three
+    一条 among his usable tiles (``usable``: the same timing as any special kong), laid as
+    ``[*111s]``, a 幺蛋 whose three members the 1s stand in for (what they form is the shared
+    meld rule's to say, ``melds.classify_sanyaoji``, as for a written hand); (0, 0) otherwise.
+    Later 1m/1p/1s tiles are 补 tiles on it, as on any 幺蛋."""
+    if not rv[RV_SANYAOJI] or usable(conc, taken, s, ONE_S, rv) < 3:
+        return 0, 0
+    for t in range(N_KINDS):
+        cnt[t] = 0
+    cnt[ONE_S] = 3
+    formed, bu = classify_sanyaoji(cnt, rv[RV_SANFENG])
+    if formed != MELD_YAODAN:
+        return 0, 0
+    for i in range(3):
+        grp[i] = ONE_S
+    return 3, bu
+
+
+@njit(cache=True)
 def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
     """Lay down every special kong the seat on turn holds (``no_bu``: base tiles only, see
     ``special_tiles``); returns True after one with a replacement draw (a kong of more than
@@ -140,7 +163,15 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
         if rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
             kind += 1
             continue  # one of each kind: further members are 补 tiles of the first
-        n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
+        san = False  # 三幺鸡 (three 1s as a 幺蛋): the record's (its first tile 1s), else the bot's
+        if kind == MELD_YAODAN and scripted(g):
+            san = rv[RV_SANYAOJI] != 0 and rec_tile(ev, g) == ONE_S
+        if san:
+            n, bu = sanyaoji_tiles(conc, taken, cur, rv, grp, c2)
+        else:
+            n, bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
+            if n == 0 and kind == MELD_YAODAN and not scripted(g):
+                n, bu = sanyaoji_tiles(conc, taken, cur, rv, grp, c2)  # no natural 幺蛋
         draws = n - 3  # one replacement draw per tile beyond three (RULES §2)
         if n == 0 or (draws > 0 and not can_draw(g, tp, rv)):
             kind += 1
@@ -156,6 +187,8 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
         g[G_KONGS] += 1
         res[R_KONGS] += 1
         event(ev, g, EV_SPECIAL, cur, grp[0], kind, n)
+        if g[G_STOP]:
+            return True  # (scripted: the event asked for; its replacement draw comes after)
         check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
         if draws > 0:
             t = take(wall, g, conc, taken, cur, True)
@@ -235,6 +268,8 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
             summarize(mrec, nm, ms, cur)  # the 补 tile's suit counts for 三色全, as in check
             pay_bu(kpay, cur, gk, kt, rv)
             event(ev, g, EV_BU, cur, kt, gk, 0)
+    if g[G_STOP]:
+        return KONG_NONE  # (scripted: the kong asked for; its replacement draw comes after)
     check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
     t = take(wall, g, conc, taken, cur, True)
     event(ev, g, EV_TAIL, cur, t, 0, 0)

@@ -140,6 +140,16 @@ def check_event(ev, g, kind, seat, tile, a, b):
 
 
 @njit(cache=True)
+def rec_tile(ev, g):
+    """The tile field of the record's next event (``ev`` as in ``ev_next_is``; ANY past its
+    end)."""
+    n = g[G_NEV]
+    if n >= g[G_NREC]:
+        return ANY
+    return ev[n, 2]
+
+
+@njit(cache=True)
 def claim_kind(k):
     return k == EV_PUNG or k == EV_CHOW or k == EV_MINGKONG or k == EV_WIN
 

@@ -126,6 +126,8 @@ def _describe(p: Position, row, tab) -> dict:
         d["duibao"] = bool(a)
         if t < 0:
             d["rolls"] = True  # (the first look rolls the bao)
+        if a and not code:
+            d["fan"] = fan  # (对宝 is a win: its fan, as a win's)
     if kind == A.A_WIN:
         d["how"] = HOW_NAMES[a]
         if b >= 0:

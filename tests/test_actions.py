@@ -668,3 +668,20 @@ def test_interpreted_engine_gives_the_same_actions():
     assert not got["numba"]
     want = json.loads(json.dumps([legal_actions(c, explain=True) for c in cases]))
     assert got["out"] == want
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.name)
+def test_cli_text_on_every_example(path):
+    # every shipped example position prints as text (exit 0), and a win — 对宝 at a look
+    # included — shows its fan and payments as the JSON gives them
+    r = runner.invoke(app, ["actions", str(path)])
+    assert r.exit_code == 0, r.output
+    data = legal_actions(path.read_text())
+    for seat in data["seats"].values():
+        for acts in seat.values():
+            for a in acts:
+                if "score" in a:
+                    pay = " ".join(
+                        f"{k}{v:+d}" if v else f"{k}0" for k, v in a["score"]["total"].items()
+                    )
+                    assert f"fan {a['fan']}, pays {pay}" in r.output

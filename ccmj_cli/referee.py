@@ -851,11 +851,11 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     if int(code) > 0 or (int(code) == -2):
         out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
     _phase_after(tab, h.events[event], h.events[event - 1] if event else None)
-    try:  # the position format (``ccmj actions`` reads it), when the record's rules load
-        from .position import position_from_state
+    from .position import PositionError, position_from_state
 
+    try:  # the position format (``ccmj actions`` reads it), when the table state is one
         out["position"] = position_from_state(tab, h.events, event + 1, record.rules).to_json()
-    except (HandError, UsageError, VariantError) as e:
+    except (HandError, UsageError, VariantError, PositionError) as e:
         out["position_error"] = str(e)
         out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}
     return out

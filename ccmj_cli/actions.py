@@ -141,6 +141,19 @@ def _describe(p: Position, row, tab) -> dict:
     return d
 
 
+def read_position(path: str) -> str:
+    """The text of a position file (``-``: standard input), or a PositionError naming it."""
+    try:
+        if path == "-":
+            import sys
+
+            return sys.stdin.read()
+        with open(path, encoding="utf-8-sig") as f:
+            return f.read(1 << 20)
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionError(f"cannot read position '{path}': {getattr(e, 'strerror', None) or e}")
+
+
 def legal_actions(position: Position | dict | str, seat: str | int | None = None,
                   explain: bool = False) -> dict:  # fmt: skip
     """Every legal action of every seat that may act now (or of ``seat``), grouped by kind;

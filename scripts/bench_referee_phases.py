@@ -1,7 +1,7 @@
 """Where `ccmj referee LOG` spends its time, phase by phase, in one process: reading the log
 (``referee._log_batches``), the replay (the scripted engine, ``referee_pieces``) on one thread
-and on all, then the whole check (read, replay, verdicts and their JSON). Prints wall and CPU seconds (all threads) of each
-and hands per CPU-second of the replay, with the machine's load.
+and on all, then the whole check (read, replay, verdicts and their JSON). Prints wall and CPU
+seconds (all threads) of each, hands per CPU-second, and the machine's load.
 
     python scripts/bench_referee_phases.py LOG
 """

@@ -13,13 +13,17 @@ from . import interrupts
 
 def main():
     interrupts.install()
-    from .cli import main as cli_main
+    from ._fastpath import run
 
-    try:
-        cli_main()
-        code = 0
-    except SystemExit as e:  # typer ends every command this way
-        code = e.code
+    code = run(sys.argv[1:])  # `ccmj actions POSITION`: answered without Typer
+    if code is None:
+        from .cli import main as cli_main
+
+        try:
+            cli_main()
+            code = 0
+        except SystemExit as e:  # typer ends every command this way
+            code = e.code
     if code is None:
         code = 0
     elif not isinstance(code, int):

@@ -126,6 +126,8 @@ def _describe(p: Position, row, tab) -> dict:
         d["duibao"] = bool(a)
         if t < 0:
             d["rolls"] = True  # (the first look rolls the bao)
+        if a and not code:
+            d["fan"] = fan  # (对宝 is a win: its fan, as a win's)
     if kind == A.A_WIN:
         d["how"] = HOW_NAMES[a]
         if b >= 0:
@@ -137,6 +139,19 @@ def _describe(p: Position, row, tab) -> dict:
         how = a if kind == A.A_WIN else L.HOW_DUIBAO
         d["score"] = _score(p, s, t, how, b if kind == A.A_WIN else -1, tab)
     return d
+
+
+def read_position(path: str) -> str:
+    """The text of a position file (``-``: standard input), or a PositionError naming it."""
+    try:
+        if path == "-":
+            import sys
+
+            return sys.stdin.read()
+        with open(path, encoding="utf-8-sig") as f:
+            return f.read(1 << 20)
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionError(f"cannot read position '{path}': {getattr(e, 'strerror', None) or e}")
 
 
 def legal_actions(position: Position | dict | str, seat: str | int | None = None,

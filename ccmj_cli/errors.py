@@ -47,3 +47,37 @@ class VariantError(CcmjError):
 
     exit_code = EXIT_VARIANT
     code = "bad_variant"
+
+
+def one_line(message: str) -> str:
+    """The message as one line whatever the input held (a hand argument may contain a newline),
+    quoting at most 80 characters of any input (a 100 KB hand is not worth echoing)."""
+    import re
+
+    message = message.replace("\r", "\\r").replace("\n", "\\n")
+    return re.sub(r"'([^']{80})[^']{4,}'", lambda m: f"'{m.group(1)[:77]}...'", message)
+
+
+def output_error(e: OSError) -> "UsageError":
+    """Writing the output failed (a full disk, /dev/full, ...): the error to report."""
+    name = str(e.filename)
+    name = name if len(name) <= 80 else name[:77] + "..."
+    what = f"'{name}'" if e.filename else "cannot write the output"
+    return UsageError(f"{what}: {e.strerror or e}")
+
+
+def quiet_stdout():
+    """Point stdout at /dev/null, so that the interpreter's last flush of output that could not
+    be written raises nothing more at exit."""
+    import contextlib
+    import os
+    import sys
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -32,7 +32,7 @@ KIND_NAMES = ("chow", "pung", "kong", "ankong", "xuanfeng", "xi", "yaodan", "jiu
 EVENTS = ("deal", "draw", "tail_draw", "claim", "discard", "kong_add", "to_draw")
 TOP_KEYS = {"rules", "dealer", "seats", "wall", "bao", "last"}
 SEAT_KEYS = {"hand", "count", "melds", "pond", "declared", "looked", "first_turn", "guoshui"}
-MELD_KEYS = {"meld", "kind", "from"}
+MELD_KEYS = {"meld", "kind", "from", "robbed"}
 WALL_KEYS = {"left", "tail_draws", "kongs"}
 BAO_KEYS = {"state", "tile", "dice", "stack", "lower"}
 LAST_KEYS = {"event", "seat", "tile", "kind", "declared"}
@@ -116,6 +116,7 @@ class SeatPos:
     looked: bool = False
     first_turn: int = 0  # 0 over, 1 open, 2 open and entered by a claim
     guoshui: int = -1  # the tile of the discard win passed since his last draw (-1 none)
+    robbed: tuple = ()  # indices in melds of the pungs robbed from a 补 (抢叉): no discard
 
 
 @dataclass
@@ -271,10 +272,18 @@ class Position:
             _fail("last.event", f"{name} is on turn by a claim but has no claimed meld")
         if self.declared_with and not (self.event == "discard" and sp.declared):
             _fail("last.declared", "only a discard by a declared seat can declare with it")
-        # claimed discards: each claimed meld takes one discard of the seat it names
+        # claimed discards: each claimed meld takes one discard of the seat it names, but a
+        # pung robbed from a 补 (抢叉), whose tile never reached the pond
+        for s, o in enumerate(self.seats):
+            for i in o.robbed:
+                f = o.melds[i][1]
+                if not any(m.is_special for m, _ in self.seats[f].melds):
+                    _fail(f"seats.{SEATS[s]}.melds[{i}].robbed", f"{SEATS[f]} has no special "
+                          "kong: there was no 补 tile to rob")  # fmt: skip
         for s in range(4):
             marks = sum(1 for _t, c in self.seats[s].pond if c)
-            takes = sum(1 for o in self.seats for _m, f in o.melds if f == s)
+            takes = sum(1 for o in self.seats for i, (_m, f) in enumerate(o.melds)
+                        if f == s and i not in o.robbed)  # fmt: skip
             if marks != takes:
                 _fail(
                     f"seats.{SEATS[s]}.pond",
@@ -426,7 +435,8 @@ class Position:
                 d["melds"] = [
                     {"meld": m.text(), "kind": KIND_NAMES[m.kind]}
                     | ({"from": SEATS[f]} if f >= 0 else {})
-                    for m, f in sp.melds
+                    | ({"robbed": True} if i in sp.robbed else {})
+                    for i, (m, f) in enumerate(sp.melds)
                 ]
             d["pond"] = [T.tile_name(t) + ("*" if c else "") for t, c in sp.pond]
             d["declared"] = sp.declared
@@ -465,6 +475,7 @@ def _read_seat(d, where: str, s: int, v: Variant) -> SeatPos:
         if not isinstance(d.get(key, []), list):
             _fail(f"{where}.{key}", f"expected a list, got {json.dumps(d[key])[:40]}")
     melds = []
+    robbed = []
     for i, md in enumerate(d.get("melds", [])):
         w = f"{where}.melds[{i}]"
         if isinstance(md, str):
@@ -494,6 +505,13 @@ def _read_seat(d, where: str, s: int, v: Variant) -> SeatPos:
                 _fail(f"{w}.from", f"a chow is claimed only from the seat before ({SEATS[(s + 3) % 4]})")
         elif "from" in md:
             _fail(f"{w}.from", f"{m.text()} ({KIND_NAMES[m.kind]}) is not claimed from anyone")
+        rb = md.get("robbed", False)
+        if rb not in (True, False):
+            _fail(f"{w}.robbed", f"expected true or false, got {json.dumps(rb)[:40]}")
+        if rb and m.kind != L.MELD_PUNG:
+            _fail(f"{w}.robbed", f"only a pung robs a 补 tile (抢叉), not a {KIND_NAMES[m.kind]}")
+        if rb:
+            robbed.append(len(melds))
         melds.append((m, f))
     if len(melds) > 4 + sum(1 for m, _ in melds if m.is_special):
         pass
@@ -534,7 +552,7 @@ def _read_seat(d, where: str, s: int, v: Variant) -> SeatPos:
     if d.get("guoshui") is not None:
         gs = _tile(d["guoshui"], f"{where}.guoshui")
     return SeatPos(hand, count, melds, pond, _bool(d, "declared", where),
-                   _bool(d, "looked", where), first, gs)  # fmt: skip
+                   _bool(d, "looked", where), first, gs, tuple(robbed))  # fmt: skip
 
 
 def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Position:
@@ -552,9 +570,9 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
         elif k in (TL.EV_CHOW, TL.EV_PUNG, TL.EV_MINGKONG):
             if ponds[b]:
                 ponds[b][-1][1] = True
-            froms[s].append(b)
+            froms[s].append((b, False))
         elif k == TL.EV_ROB_PUNG:
-            froms[s].append(-2)  # (robbed from a 补: no discard)
+            froms[s].append((b, True))  # (robbed from b's 补, 抢叉: no discard)
         elif k == TL.EV_PASS:
             ponds[s].append([t, False])
     seats = {}
@@ -566,10 +584,12 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
             tl = [int(x) for x in mrec[s, m, 2 : 2 + n]]
             d = {"meld": T.laid_meld_text(kind, tl)}
             if kind in CLAIMED_MELDS:
-                f = froms[s][fi] if fi < len(froms[s]) else -1
+                f, rb = froms[s][fi] if fi < len(froms[s]) else (-1, False)
                 fi += 1
                 if f >= 0:
                     d["from"] = SEATS[f]
+                if rb:
+                    d["robbed"] = True
             melds.append(d)
         first = int(ps[s, TL.P_FIRST])
         seats[SEATS[s]] = {

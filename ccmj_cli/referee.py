@@ -658,18 +658,20 @@ def _from_json(path: str, data) -> Record:
 # ------------------------------------------------------------------ refereeing
 def settlement(res) -> dict:
     """The recomputed outcome of a hand from its R_* vector (the record's result keys)."""
-    w = int(res[TL.R_WINNER])
-    dd = int(res[TL.R_DISCARDER_DECLARED])
+    res = res.tolist() if hasattr(res, "tolist") else res  # (Python ints: one conversion)
+    w = res[TL.R_WINNER]
+    dd = res[TL.R_DISCARDER_DECLARED]
+    pay, kong = TL.R_PAY, TL.R_KONG_PAY
     return {
         "winner": SEATS[w] if w >= 0 else None,
-        "how": HOW_NAMES[int(res[TL.R_HOW])] if w >= 0 else "huang",
-        "tile": T.tile_name(int(res[TL.R_TILE])) if w >= 0 else None,
-        "discarder": SEATS[int(res[TL.R_DISCARDER])] if res[TL.R_DISCARDER] >= 0 else None,
+        "how": HOW_NAMES[res[TL.R_HOW]] if w >= 0 else "huang",
+        "tile": T.tile_name(res[TL.R_TILE]) if w >= 0 else None,
+        "discarder": SEATS[res[TL.R_DISCARDER]] if res[TL.R_DISCARDER] >= 0 else None,
         "discarder_declared": DECLARED_NAMES[dd] if dd >= 0 else None,
-        "fan": int(res[TL.R_FAN]) if w >= 0 else 0,
-        "payout": {s: int(res[TL.R_PAY + i]) for i, s in enumerate(SEATS)},
-        "kong_money": {s: int(res[TL.R_KONG_PAY + i]) for i, s in enumerate(SEATS)},
-        "next_dealer": SEATS[int(res[TL.R_NEXT_DEALER])],
+        "fan": res[TL.R_FAN] if w >= 0 else 0,
+        "payout": dict(zip(SEATS, res[pay : pay + 4], strict=True)),
+        "kong_money": dict(zip(SEATS, res[kong : kong + 4], strict=True)),
+        "next_dealer": SEATS[res[TL.R_NEXT_DEALER]],
     }
 
 
@@ -864,9 +866,9 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     if int(code) > 0 or (int(code) == -2):
         out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
     _phase_after(tab, h.events[event], h.events[event - 1] if event else None)
-    try:  # the position format (``ccmj actions`` reads it), when the record's rules load
-        from .position import PositionError, position_from_state
+    from .position import PositionError, position_from_state
 
+    try:  # the position format (``ccmj actions`` reads it), when the table state is one
         out["position"] = position_from_state(tab, h.events, event + 1, record.rules).to_json()
     except (HandError, UsageError, VariantError, PositionError) as e:
         out["position_error"] = str(e)

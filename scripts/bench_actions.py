@@ -4,6 +4,7 @@ warm (the compiled kernels cached). Prints the median and best of N runs per pos
     python scripts/bench_actions.py [N]
 """
 
+import os
 import resource
 import statistics
 import subprocess
@@ -35,6 +36,7 @@ def run(path: Path) -> float:
 
 
 def main():
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     files = sorted((ROOT / "examples" / "positions").glob("*.json"))
     run(files[0])  # warm the cache
     for f in files:

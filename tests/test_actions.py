@@ -7,6 +7,7 @@ on its own in tests/test_legal.py): here they are asked through the table, and c
 """
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -668,3 +669,70 @@ def test_interpreted_engine_gives_the_same_actions():
     assert not got["numba"]
     want = json.loads(json.dumps([legal_actions(c, explain=True) for c in cases]))
     assert got["out"] == want
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.name)
+def test_cli_text_on_every_example(path):
+    # every shipped example position prints as text (exit 0), and a win — 对宝 at a look
+    # included — shows its fan and payments as the JSON gives them
+    r = runner.invoke(app, ["actions", str(path)])
+    assert r.exit_code == 0, r.output
+    data = legal_actions(path.read_text())
+    for seat in data["seats"].values():
+        for acts in seat.values():
+            for a in acts:
+                if "score" in a:
+                    pay = " ".join(
+                        f"{k}{v:+d}" if v else f"{k}0" for k, v in a["score"]["total"].items()
+                    )
+                    assert f"fan {a['fan']}, pays {pay}" in r.output
+
+
+# ------------------------------------------------------------------ the command without Typer
+def _ccmj(*args, stdin=None):
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-m", "ccmj_cli", *args], capture_output=True,
+                       text=True, encoding="utf-8", input=stdin, check=False)  # fmt: skip
+    return r.returncode, r.stdout, r.stderr
+
+
+@pytest.mark.parametrize(
+    ("path", "opts"),
+    [
+        ("claim.json", []),
+        ("bao_look.json", ["--json"]),
+        ("jiehu_mil2024.json", ["--explain", "--seat", "W"]),
+        ("turn.json", ["--seat=X"]),  # a bad seat: one line, exit 2
+        ("no_such_position.json", ["--json"]),  # an unreadable file: one line, exit 2
+    ],
+)
+def test_the_command_answers_without_typer_as_typer_does(path, opts):
+    # `ccmj actions POSITION [--seat S] [--explain] [--json]` is answered without Typer
+    # (_fastpath); `--` sends the same command line through Typer: the same output, error line
+    # and exit code
+    p = str(EXAMPLES / path)
+    fast = _ccmj("actions", p, *opts)
+    typer_way = _ccmj("actions", *opts, "--", p)
+    assert fast == typer_way
+    assert fast[0] == (2 if path.startswith("no_") or "--seat=X" in opts else 0)
+
+
+def test_only_a_command_line_it_understands_skips_typer():
+    from ccmj_cli._fastpath import parse
+
+    assert parse(["actions", "p.json", "--seat", "S", "--json"]) == ("p.json", "S", False, True)
+    assert parse(["actions", "--explain", "-"]) == ("-", None, True, False)
+    for argv in (["actions"], ["actions", "a", "b"], ["actions", "p", "--seat"],
+                 ["actions", "p", "--seat", "--json"], ["actions", "p", "--help"],
+                 ["actions", "--", "p"], ["actions", "p", "-x"], ["score", "p"], []):  # fmt: skip
+        assert parse(argv) is None, argv
+    code = (
+        "import sys; from ccmj_cli._fastpath import run; "
+        f"c = run(['actions', {str(EXAMPLES / 'turn.json')!r}]); "
+        "sys.stderr.write(f'{c} {\"typer\" in sys.modules}')"
+    )
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.stderr.endswith("0 False"), r.stderr

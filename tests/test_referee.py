@@ -341,3 +341,59 @@ def test_at_the_robbed_kong(tmp_path):
     assert r["phase"] == "rob"
     assert r["seats"]["N"]["rob_pung"] == [{"tile": "9p", "from": "S"}]
     assert r["claims"]["takes"]["seat"] == "N"
+
+
+def test_at_the_rob_pung_round_trips(tmp_path):
+    """--at the 抢叉 pung (the event after the robbing) and at N's discard after it: N's [999p]
+    is robbed from S's 补 (``robbed``), so it takes no discard of S's; each position reads back
+    unchanged, and `ccmj actions` there offers what the record does next (N discards 2m)."""
+    from ccmj_cli.actions import legal_actions
+    from ccmj_cli.position import Position, PositionError
+
+    p = tmp_path / "robbed.txt"
+    p.write_text(ROBBED, encoding="utf-8")
+    rec = load_record(str(p))
+    kinds = [int(e[0]) for e in rec.all_hands()[0].events]
+    pung = kinds.index(TL.EV_ROB_PUNG)
+    r = runner.invoke(app, ["referee", str(p), "--at", str(pung)])
+    assert r.exit_code == 0, r.output
+    at = json.loads(r.output)
+    assert at["reached"] and "position" in at, at
+    pos = at["position"]
+    assert pos["last"] == {"event": "claim", "seat": "N"}
+    assert pos["seats"]["N"]["melds"][-1] == {"meld": "[999p]", "kind": "pung", "from": "S",
+                                              "robbed": True}  # fmt: skip
+    assert not any(t.endswith("*") for t in pos["seats"]["S"]["pond"])
+    assert Position.from_json(json.dumps(pos)).to_json() == pos
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(pos), encoding="utf-8")
+    r = runner.invoke(app, ["actions", str(f), "--json", "--seat", "N"])
+    assert r.exit_code == 0, r.output
+    acts = json.loads(r.output)
+    assert acts["phase"] == "turn"
+    assert "2m" in [a["tile"] for a in acts["seats"]["N"]["discard"]]
+    after = legal_actions(state_at_json(rec, pung + 1))
+    assert after["phase"] == "claim"
+    # without the flag the pung would take a discard of S's that S's pond does not mark
+    bad = copy.deepcopy(pos)
+    del bad["seats"]["N"]["melds"][-1]["robbed"]
+    with pytest.raises(PositionError, match="seats.S.pond"):
+        Position.from_json(bad)
+    # a robbed pung names a seat that was adding a 补 (one with a special kong) ...
+    bad = copy.deepcopy(pos)
+    bad["seats"]["N"]["melds"][0] |= {"robbed": True}  # ([111z] from W: W has none)
+    with pytest.raises(PositionError, match=r"seats.N.melds\[0\].robbed"):
+        Position.from_json(bad)
+    # ... and only a pung robs it
+    bad = copy.deepcopy(pos)
+    bad["seats"]["S"]["melds"][0] |= {"robbed": True}
+    with pytest.raises(PositionError, match=r"seats.S.melds\[0\].robbed"):
+        Position.from_json(bad)
+
+
+def state_at_json(rec, i):
+    from ccmj_cli.referee import state_at
+
+    s = state_at(rec, 0, i)
+    assert "position" in s, s.get("position_error")
+    return s["position"]

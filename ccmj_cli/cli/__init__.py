@@ -12,6 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
+from .._fastpath import console_encoding_error as _console_encoding_error
 from . import (
     actions_cmd, analyze, bao_cmd, batch_cmd, common, odds_cmd, referee_cmd, review_cmd,
     rules_cmd, score_cmd, simulate_cmd, warmup_cmd,
@@ -78,22 +79,6 @@ review_cmd.register(app)
 referee_cmd.register(app)
 actions_cmd.register(app)
 warmup_cmd.register(app)
-
-
-def _console_encoding_error() -> str | None:
-    """Why standard output cannot carry ccmj's answers (tile and fan names are Chinese: a
-    UnicodeEncodeError traceback came after part of the output), or None."""
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    try:
-        "长春麻将夹胡飘胡".encode(encoding)
-    except UnicodeEncodeError:
-        return (
-            f"standard output's encoding is {encoding}, which cannot write the Chinese names "
-            "ccmj prints: use a UTF-8 locale or set PYTHONIOENCODING=utf-8"
-        )
-    except LookupError:
-        return None
-    return None
 
 
 def _bad_numba_threads() -> str | None:

@@ -7,20 +7,6 @@ import typer
 from .common import JsonOpt, choose_kernels, emit, handles_errors
 
 
-def _read(path: str) -> str:
-    from ..position import PositionError
-
-    try:
-        if path == "-":
-            import sys
-
-            return sys.stdin.read()
-        with open(path, encoding="utf-8-sig") as f:
-            return f.read(1 << 20)
-    except (OSError, UnicodeDecodeError) as e:
-        raise PositionError(f"cannot read position '{path}': {getattr(e, 'strerror', None) or e}")
-
-
 def register(app: typer.Typer):
     @app.command()
     @handles_errors
@@ -42,9 +28,10 @@ def register(app: typer.Typer):
         """Every legal action of every seat that may act now: win (with its score), claims and
         their priority, kongs, 报听, the bao, discards (with the waits each leaves)."""
         # one position: the table engine's source runs interpreted, sparing Numba's start-up
+        # (``ccmj`` itself answers this command without Typer: ``_fastpath``)
         choose_kernels(position, batch=False)
-        from ..actions import legal_actions
+        from ..actions import legal_actions, read_position
         from ..output import render_actions
 
-        text = _read(position)
+        text = read_position(position)
         emit(legal_actions(text, seat, explain), json, render_actions)

@@ -1,17 +1,17 @@
 """Options and plumbing shared by every command: --rules, --json, errors, stdin batches."""
 
-import contextlib
 import functools
 import itertools
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated
 
 import typer
 
-from ..errors import EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError, UsageError
+from ..errors import (
+    EXIT_BATCH_ERRORS, EXIT_FALSE, CcmjError, UsageError, one_line, output_error, quiet_stdout,
+)  # fmt: skip
 from ..output import to_json
 from ..rules import Variant, load_variant, preset_names
 from .files import bounded, refuse_same_file
@@ -43,15 +43,8 @@ VisibleOpt = Annotated[
 ]
 
 
-_LONG_QUOTE = re.compile(r"'([^']{80})[^']{4,}'")
-
-
 def fail(e: CcmjError):
-    # one line whatever the input held (a hand argument may contain a newline), quoting at most
-    # 80 characters of any input (a 100 KB hand is not worth echoing)
-    message = e.message.replace("\r", "\\r").replace("\n", "\\n")
-    message = _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:77]}...'", message)
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {one_line(e.message)}", err=True)
     raise typer.Exit(e.exit_code)
 
 
@@ -70,25 +63,9 @@ def handles_errors(fn):
             raise typer.Exit(0) from None
         except OSError as e:  # writing the output failed (a full disk, /dev/full, ...)
             quiet_stdout()
-            name = str(e.filename)
-            name = name if len(name) <= 80 else name[:77] + "..."
-            what = f"'{name}'" if e.filename else "cannot write the output"
-            fail(UsageError(f"{what}: {e.strerror or e}"))
+            fail(output_error(e))
 
     return wrapper
-
-
-def quiet_stdout():
-    """Point stdout at /dev/null, so that the interpreter's last flush of output that could not
-    be written raises nothing more at exit."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        sys.stdout.flush()
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 # Set by `ccmj` itself (cli.main), not by an embedding program or CliRunner, whose process may

@@ -49,7 +49,7 @@ from .settle import capture, score_bao_win, score_win, won
 from .codes import WIN_NOT_LEGAL, WRONG_BAO
 from .script import ev_next_is, refuse, scripted
 from .state import event, own_tiles
-from .wall import can_draw, tail_top
+from .wall import can_draw, is_hole, tail_top, take_out
 
 
 @njit(cache=True)
@@ -60,6 +60,12 @@ def serves(wall, pos, pond, exposed):
     if b < 0:
         return True  # (a tile a hand-written record does not know: the record's bao is there)
     return pond[b] + exposed[b] < 3
+
+
+@njit(cache=True)
+def _serves(wall, g, pos, pond, exposed):
+    """``serves``, and the position still holds its tile (not a hole a 用宝 kong left)."""
+    return serves(wall, pos, pond, exposed) and not is_hole(g, pos)
 
 
 @njit(cache=True)
@@ -84,7 +90,7 @@ def find_bao(wall, g, pond, exposed, k, rv):
         n = g[G_TAIL] - head + 1  # tiles between the tail and the head
         for j in range(n):
             pos = g[G_TAIL] - (k - 1 + j) % n
-            if serves(wall, pos, pond, exposed):
+            if _serves(wall, g, pos, pond, exposed):
                 return pos
         return -1
     top1 = tail_top(g)
@@ -96,9 +102,9 @@ def find_bao(wall, g, pond, exposed, k, rv):
         n = 6
     for j in range(n):
         top = top1 - 2 * ((k - 1 + j) % n)
-        if serves(wall, top, pond, exposed):
+        if _serves(wall, g, top, pond, exposed):
             return top
-        if not top_six and top - 1 >= head and serves(wall, top - 1, pond, exposed):
+        if not top_six and top - 1 >= head and _serves(wall, g, top - 1, pond, exposed):
             return top - 1
     return -1
 

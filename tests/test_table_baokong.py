@@ -131,10 +131,11 @@ def test_bao_kong_jiagang_under_optional_bao_change():
     # each), a new bao is rolled (1 + 1: 2 stacks from the tail, 133) and looked at.
     from test_simulate_mil import _state
 
+    from ccmj_cli._kernels.table.bao import look_at_draw
     from ccmj_cli._kernels.table.kongs import BAO_KONG_MADE, BAO_KONG_NONE, bao_kongs
     from ccmj_cli._kernels.tables import tables
 
-    def at_the_look(rv):
+    def at_the_look(rv, change=0):
         tab, ws = _state({S: "234m567p345s2z"}, {S: [(L.MELD_PUNG, "999s")]})
         g, ps, pungs = tab[0], tab[1], tab[5]
         pungs[S, t_("9s")] = 1
@@ -145,15 +146,17 @@ def test_bao_kong_jiagang_under_optional_bao_change():
         wall[123] = t_("9s")
         ev = np.zeros((TL.MAX_EVENTS, TL.EV_COLS), np.int64)
         bots = np.array([POLICIES["baseline"]] * 4, np.int64)
-        bots[:, TL.K_BAO_CHANGE] = 0
-        r = bao_kongs(
-            wall, np.ones(TL.N_DICE, np.int64), rv, tables(), TPD, bots, ev,
-            np.zeros(TL.R_LEN, np.int64), tab, ws,
-        )  # fmt: skip
+        bots[:, TL.K_BAO_CHANGE] = change
+        dice, res = np.ones(TL.N_DICE, np.int64), np.zeros(TL.R_LEN, np.int64)
+        # (his look is done; a seat that would ask for 换宝 of the dead bao takes it for the
+        # kong instead: a new bao follows either way, and the kong is money)
+        assert not look_at_draw(wall, dice, rv, tables(), TPD, ev, res, tab, ws, bots)
+        r = bao_kongs(wall, dice, rv, tables(), TPD, bots, ev, res, tab, ws)
         return r, [tuple(int(x) for x in e) for e in ev[: g[TL.G_NEV]]], tab
 
-    r, ev, tab = at_the_look(with_(BK, RV_BAO_CHANGE=TL.BAO_CHANGE_OPTIONAL))
-    assert r == BAO_KONG_MADE
+    for change in (0, 1):
+        r, ev, tab = at_the_look(with_(BK, RV_BAO_CHANGE=TL.BAO_CHANGE_OPTIONAL), change)
+        assert r == BAO_KONG_MADE and ev[0] == (TL.EV_BAO_KONG, S, t_("9s"), 1, 0), change
     assert ev == [
         (TL.EV_BAO_KONG, S, t_("9s"), 1, 0),
         (TL.EV_BAO, S, t_("8p"), 2, 133),

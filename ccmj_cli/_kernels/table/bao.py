@@ -16,7 +16,7 @@ import numpy as np
 from ..jit import njit
 from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
 from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE, RV_MOBAO_MUST_WIN
-from .bots import wants_bao_change
+from .bots import wants_bao_change, wants_bao_kong
 from .layout import (
     BAO_CHANGE_OPTIONAL,
     BAO_TILE,
@@ -193,6 +193,9 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
         b = g[G_BAO]
         if rv[RV_BAO_CHANGE] != BAO_CHANGE_OPTIONAL or pond[b] + exposed[b] < 3:
             return False
+        if wants_bao_kong(tab, ws, cur, bots, rv, tb, tp) >= 0:
+            return False  # (bao_kong: he takes the dead bao for a kong, kongs.bao_kongs, and a
+            #              new bao is rolled after it as after a 换宝)
         if not wants_bao_change(tab, ws, cur, bots, rv, tb):
             return False
         event(ev, g, EV_BAO_CHANGE, cur, b, 0, 0)

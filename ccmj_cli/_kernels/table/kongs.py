@@ -37,7 +37,7 @@ from ..layout import (
     XIAOJI_ONE,
 )
 from ..melds import classify_bracket, classify_sanyaoji, special_base
-from .bao import check_bao_dead, look_at_draw, roll_bao
+from .bao import check_bao_dead, look_at_draw
 from .bots import choose_self_kong, wants_bao_kong, wants_pung
 from .claims import make_pung, win_claim
 from .layout import (
@@ -279,7 +279,7 @@ def bao_kongs(wall, dice, rv, tb, tp, bots, ev, res, tab, ws):
             gk = lay_added(rv, res, tab, cur, kt, kk)
         event(ev, g, EV_BAO_KONG, cur, kt, kk, gk)
         made = BAO_KONG_MADE
-        roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, cur)
+        # the bao is gone: he rolls a new one at once (as the first declarer rolls) and looks
         if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
             return BAO_KONG_WON
     return made

@@ -493,7 +493,8 @@ MUTANTS = (
     Mutant(
         "bao_kong_no_new_bao",
         TABLE + "kongs.py",
-        "        if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):\n            return BAO_KONG_WON",
+        "        if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):\n"
+        "            return BAO_KONG_WON",
         "        if False:\n            return BAO_KONG_WON",
         "bao_kong: no new bao is rolled (nor looked at) after a 用宝 kong",
         BAO_KONG_TESTS,

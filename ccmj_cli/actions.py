@@ -17,13 +17,13 @@ from .position import SEATS, Position, PositionError
 
 HOW_NAMES = {L.HOW_SELF: "self", L.HOW_DISCARD: "discard", L.HOW_MOBAO: "mobao",
              L.HOW_DUIBAO: "duibao"}  # fmt: skip
-GROUPS = ("win", "look", "bao_change", "special_kong", "bu", "ankong", "jiagang", "mingkong",
-          "pung", "rob_pung", "chow", "declare", "discard", "draw", "pass")  # fmt: skip
+GROUPS = ("win", "look", "bao_change", "bao_kong", "special_kong", "bu", "ankong", "jiagang",
+          "mingkong", "pung", "rob_pung", "chow", "declare", "discard", "draw", "pass")  # fmt: skip
 GROUP_OF = {
     A.A_WIN: "win", A.A_LOOK: "look", A.A_BAO_CHANGE: "bao_change", A.A_SPECIAL: "special_kong",
     A.A_BU: "bu", A.A_ANKONG: "ankong", A.A_JIAGANG: "jiagang", A.A_MINGKONG: "mingkong",
     A.A_PUNG: "pung", A.A_ROB_PUNG: "rob_pung", A.A_CHOW: "chow", A.A_DECLARE: "declare",
-    A.A_DISCARD: "discard", A.A_DRAW: "draw", A.A_PASS: "pass",
+    A.A_DISCARD: "discard", A.A_DRAW: "draw", A.A_PASS: "pass", A.A_BAO_KONG: "bao_kong",
 }  # fmt: skip
 MELD_NAMES = ("chow", "pung", "kong", "ankong", "xuanfeng", "xi", "yaodan", "jiudan")
 
@@ -115,6 +115,8 @@ def _describe(p: Position, row, tab) -> dict:
         d["kind"] = MELD_NAMES[a]
     if kind == A.A_BU:
         d["onto"] = MELD_NAMES[a]
+    if kind == A.A_BAO_KONG:
+        d["kong"] = ("ankong", "jiagang", "bu")[a]
     if kind in (A.A_PUNG, A.A_CHOW, A.A_MINGKONG, A.A_ROB_PUNG) and b >= 0:
         d["from"] = SEATS[b]
     if kind == A.A_PASS and b >= 0 and p.phase() in (2, 3):  # (a win-only draw has no "from")

@@ -617,7 +617,9 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
                 "kind": "jiagang" if g[TL.G_PEND_KIND] == 1 else "bu"}  # fmt: skip
     else:
         last = {"event": "to_draw", "seat": cur}
-    left = int(g[TL.G_TAIL] - g[TL.G_HEAD] + 1 + g[TL.G_NSTR])
+    from ._kernels.table.wall import wall_left
+
+    left = int(wall_left(g))  # (a place a 用宝 kong emptied is not left)
     bao: dict = {"state": "none"}
     if g[TL.G_BAO] >= 0:
         top = g[TL.G_TAIL] if g[TL.G_TAIL] % 2 == 1 else g[TL.G_TAIL] - 1

@@ -54,6 +54,7 @@ CODE_TEXT = {
     "not_drawn": "a draw by the wrong seat or from the wrong end",
     "missed_draw": "the record skips the replacement draw the table owes",
     "mobao_must_win": "a drawn bao that wins must be won on",
+    "bao_kong_not_allowed": "the bao tile may not be taken for a kong here (bao_kong)",
 }
 
 
@@ -511,6 +512,8 @@ def _parse_event(b: _HandBuilder, words: list[str], where: str, line):
         b.add([TL.EV_JIAGANG, s, one_tile(), 0, 0], line)
     elif act == "bu":
         b.add([TL.EV_BU, s, one_tile(), ANY, 0], line)
+    elif act == "baokong":  # 用宝: the bao tile taken out of the wall for a kong
+        b.add([TL.EV_BAO_KONG, s, one_tile(), ANY, ANY], line)
     elif act == "special":
         if len(args) != 1:
             raise HandError(f"{where}: 'special' needs its tiles, e.g. 'special 1234z'")
@@ -811,7 +814,8 @@ def _phase_after(tab, row, before) -> None:
         g[TL.G_PHASE], g[TL.G_CUR], g[TL.G_DRAWN] = TL.PH_SELF, s, -1
     elif k == TL.EV_SPECIAL and int(row[4]) <= 3:  # (three tiles: a set, no replacement draw)
         g[TL.G_PHASE], g[TL.G_CUR] = TL.PH_SELF, s  # (his draw, if any, is still his draw)
-    elif k in (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_SPECIAL, TL.EV_JIAGANG, TL.EV_BU):
+    elif k in (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_SPECIAL, TL.EV_JIAGANG, TL.EV_BU,
+               TL.EV_BAO_KONG):
         # (a 加杠 / 补 is recorded once nobody robbed it: its replacement draw is owed; the
         # moment it could be robbed is the position at a robbing, EV_KONG_ROBBED)
         g[TL.G_PHASE], g[TL.G_CUR] = TL.PH_DRAW, s
@@ -938,6 +942,8 @@ def text_record(log_hand: dict, bao_dice: int = 2, rules: str | None = None, han
                 out.append(f"{who} special {T.format_tiles(g)}")
         elif kind == TL.EV_BU:
             out.append(f"{who} bu {tn}")
+        elif kind == TL.EV_BAO_KONG:
+            out.append(f"{who} baokong {tn}")
         elif kind == TL.EV_KONG_ROBBED:
             if a:
                 out.append(f"{who} rob {tn}{frm}")

@@ -428,6 +428,11 @@ def event_text(row) -> str:
         return f"{who} lays out {L_MELD_NAMES.get(a, 'special kong')} (special kong)"
     if kind == TL.EV_BU:
         return f"{who} adds {tile} to his {L_MELD_NAMES.get(a, 'special kong')} (补)"
+    if kind == TL.EV_BAO_KONG:
+        onto = L_MELD_NAMES.get(b, "special kong")
+        what = ("a concealed kong (暗杠)", "his pung (加杠)", f"his {onto} (补)")
+        kong = what[a] if 0 <= a < 3 else "a kong"
+        return f"{who} takes the bao {tile} out of the wall for {kong} (用宝)"
     if kind == TL.EV_ROB_PUNG:
         return f"{who} pungs {tile} off {_seat(b)}'s 补 (抢叉)"
     if kind == TL.EV_KONG_ROBBED:

@@ -434,6 +434,19 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
             tab.next_draw = (s + 1) % 4
         elif k in (TL.EV_SPECIAL, TL.EV_BU):
             _special(tab, s, t, a, i, rec, skipped if s in seats else [])
+        elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong (not graded)
+            if a == 0:
+                tab.conc[s][t] -= 3
+                tab.melds[s].append((L.MELD_ANKONG, (t, t, t, t)))
+            elif a == 1:
+                j = tab.melds[s].index((L.MELD_PUNG, (t, t, t)))
+                tab.melds[s][j] = (L.MELD_KONG, (t, t, t, t))
+            else:
+                for j, (mk, ts) in enumerate(tab.melds[s]):
+                    if mk == b:
+                        tab.melds[s][j] = (mk, tuple(sorted((*ts, t))))
+                        break
+            tab.drawn += 1
         elif k == TL.EV_ROB_PUNG:
             tab.conc[s][t] -= 2
             tab.melds[s].append((L.MELD_PUNG, (t, t, t)))

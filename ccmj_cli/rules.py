@@ -63,6 +63,7 @@ SCHEMA = {
     "shoubayi_no_claim": ("bool", None),
     "dealin_declaration_counts": ("bool", None),
     "mobao_must_win": ("bool", None),
+    "bao_kong": ("bool", None),
     "declared_kong_keeps_pattern": ("bool", None),
     "shoubayi_piaoding_only": ("bool", None),
     "chongbao_double": ("bool", None),
@@ -381,6 +382,7 @@ class Variant:
         rv[L.RV_XIAOJI_IS_SUIT_TILE] = o["xiaoji_is_suit_tile"]
         rv[L.RV_SANYAOJI] = o["sanyaoji"]
         rv[L.RV_MOBAO_MUST_WIN] = o["mobao_must_win"]
+        rv[L.RV_BAO_KONG] = o["bao_kong"]
         rv[L.RV_DECLARED_KONG_KEEPS_PATTERN] = o["declared_kong_keeps_pattern"]
         rv[L.RV_SHOUBAYI_PIAODING_ONLY] = o["shoubayi_piaoding_only"]
         stakes = o["stakes"] or ()

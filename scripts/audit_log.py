@@ -12,7 +12,9 @@ A departure is reported (and the exit code is 1) when
   more than three tiles (docs/rules.md §2);
 - a 补 is made by the dealer in his first turn, or in a first turn entered by a claim (a special
   kong laid out then holds its base only: §7, §8);
-- the bao is rolled or looked at with no draw following (§6: the look is at a draw);
+- the bao is rolled or looked at with no draw following (§6: the look is at a draw; after a
+  用宝 kong, bao_kong, the draw is its replacement from the tail);
+- a 用宝 kong where the rules have none, or of a tile that is not the bao the seat has seen;
 - a win is not legal by ``ccmj check``, or its payments differ from ``ccmj score``'s (the
   dealer's seat turned to E, the discarder's 报听 and look as the events show them);
 - a legal win is missed: on a draw (自摸, 摸宝 on the bao's kind), at a look (对宝), on a
@@ -41,7 +43,7 @@ from ccmj_cli.rules import load_variant
 
 SEATS = ("E", "S", "W", "N")
 HOW = ("self", "discard", "mobao", "duibao")
-KONG_EVENTS = (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_JIAGANG, TL.EV_BU)
+KONG_EVENTS = (TL.EV_MINGKONG, TL.EV_ANKONG, TL.EV_JIAGANG, TL.EV_BU, TL.EV_BAO_KONG)
 BAO_EVENTS = (TL.EV_BAO, TL.EV_BAO_CHANGE, TL.EV_NO_BAO, TL.EV_LOOK)
 
 
@@ -162,6 +164,8 @@ class Audit:
         for e in events:
             if e[0] == TL.EV_BU:
                 bus[e[1]].append((e[3], e[2]))
+            elif e[0] == TL.EV_BAO_KONG and e[3] == 2:  # a 用宝 补 (b: the special kong's kind)
+                bus[e[1]].append((e[4], e[2]))
         sanfeng = bool(self.rv[L.RV_SANFENG])
         first_turn_timing = self.rv[L.RV_SPECIAL_KONG_TIMING] == TL.SPECIAL_FIRST_TURN
         first_draw_timing = self.rv[L.RV_SPECIAL_KONG_TIMING] == TL.SPECIAL_FIRST_DRAW
@@ -231,6 +235,23 @@ class Audit:
                 else:
                     m = next(m for m in seats[s].melds if m[0] == a)
                     m[1].append(t)
+            elif kind == TL.EV_BAO_KONG:
+                # 用宝 (bao_kong): the bao tile, from the wall, for a kong at the look
+                if not self.rv[L.RV_BAO_KONG]:
+                    bad(i, f"{SEATS[s]} takes the bao for a kong, which the rules do not allow")
+                if not seats[s].declared or t != bao or seats[s].looked != bao_ver:
+                    bad(i, f"{SEATS[s]} takes {T.tile_name(t)} for a kong: not the bao he saw")
+                if a == 0:
+                    seats[s].conc[t] -= 3
+                    seats[s].melds.append([L.MELD_ANKONG, [t] * 4])
+                elif a == 1:
+                    m = next(m for m in seats[s].melds if m[0] == L.MELD_PUNG and m[1][0] == t)
+                    m[0], m[1] = L.MELD_KONG, [t] * 4
+                else:
+                    m = next(m for m in seats[s].melds if m[0] == b)
+                    m[1].append(t)
+                bao, bao_ver = -1, bao_ver + 1
+                self.counts["bao_kongs"] = self.counts.get("bao_kongs", 0) + 1
             elif kind == TL.EV_KONG_ROBBED:
                 seats[b].conc[t] -= 1
                 holder = -1
@@ -298,7 +319,15 @@ class Audit:
         """A roll or look must be for a draw: the next event past the bao's own is a draw of
         the seat (or his 对宝); a 换宝 roll (s = -1): the hand is not drawn (荒庄) before any
         further draw."""
+        # (a 用宝 kong at the look: the draw is its replacement from the tail)
         rest = [e for e in events[i + 1 :] if e[0] not in BAO_EVENTS or e[1] != s]
+        j = i - 1  # (or a roll after one: the new bao's)
+        while j >= 0 and events[j][0] in BAO_EVENTS:
+            j -= 1
+        konged = j >= 0 and events[j][0] == TL.EV_BAO_KONG and events[j][1] == s
+        while rest and rest[0][0] == TL.EV_BAO_KONG and rest[0][1] == s:
+            konged = True
+            rest = rest[1:]
         if s < 0:  # (a win may end the hand first: a draw was left, it was not needed)
             if rest and rest[-1][0] == TL.EV_HUANG and not any(
                 e[0] in (TL.EV_DRAW, TL.EV_TAIL) for e in rest
@@ -310,6 +339,7 @@ class Audit:
             return
         if nxt is None or not (
             (nxt[0] == TL.EV_DRAW and nxt[1] == s)
+            or (konged and nxt[0] == TL.EV_TAIL and nxt[1] == s)
             or (nxt[0] == TL.EV_WIN and nxt[1] == s and nxt[3] == L.HOW_DUIBAO)
         ):
             bad(i, f"{what} with no draw after it")
@@ -455,7 +485,9 @@ def main(argv=None) -> int:
         a = audit_log(path, args.rules, args.show)
         c = a.counts
         print(f"{path}: {c['hands']} hands, {c['wins']} wins judged, {c['chances']} win chances, "
-              f"{c['checks']} checks, {c['scores']} scores: {len(a.problems)} departures")  # fmt: skip
+              f"{c['checks']} checks, {c['scores']} scores"
+              + (f", {c['bao_kongs']} 用宝 kongs" if c.get("bao_kongs") else "")
+              + f": {len(a.problems)} departures")  # fmt: skip
         for p in a.problems[: args.show]:
             print("  " + p)
         found += len(a.problems)

@@ -74,6 +74,7 @@ MELDS = "ccmj_cli/_kernels/melds.py"
 BATCH = "ccmj_cli/batch.py"
 TABLE = "ccmj_cli/_kernels/table/"
 TABLE_TESTS = ("tests/test_table_rules19.py",)
+BAO_KONG_TESTS = ("tests/test_table_baokong.py",)
 MUTANTS = (
     # --- the four of the mutation run that found the holes (issue 15)
     Mutant(
@@ -471,6 +472,64 @@ MUTANTS = (
         "        if False:\n",
         "sanyaoji: ccmj actions never offers the 三幺鸡 [*111s]",
         TABLE_TESTS,
+    ),
+    # --- bao_kong (用宝补蛋或开杠): caught by its own test file
+    Mutant(
+        "bao_kong_never",
+        TABLE + "bots.py",
+        "    if not rv[RV_BAO_KONG] or b < 0 or not ps[s, P_DECLARED]:",
+        "    if True:",
+        "bao_kong: the bao tile is never taken for a kong",
+        BAO_KONG_TESTS,
+    ),
+    Mutant(
+        "bao_kong_changes_waits",
+        TABLE + "bots.py",
+        "    conc[s, b] -= 1\n    return code",
+        "    conc[s, b] -= 1\n    return C.OK if code == C.LOCKED_HAND else code",
+        "bao_kong: a 用宝 暗杠 may change a locked hand's waits",
+        BAO_KONG_TESTS,
+    ),
+    Mutant(
+        "bao_kong_no_new_bao",
+        TABLE + "kongs.py",
+        "        if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):\n"
+        "            return BAO_KONG_WON",
+        "        if False:\n            return BAO_KONG_WON",
+        "bao_kong: no new bao is rolled (nor looked at) after a 用宝 kong",
+        BAO_KONG_TESTS,
+    ),
+    Mutant(
+        "bao_kong_hole_drawn",
+        TABLE + "wall.py",
+        "        if g[G_HOLE + i] == pos:\n            return True",
+        "        if False:\n            return True",
+        "bao_kong: the emptied place of the bao is drawn and counted as left",
+        BAO_KONG_TESTS,
+    ),
+    Mutant(
+        "bao_kong_record_ignored",
+        TABLE + "bots.py",
+        "        if not next_is(bots, g, EV_BAO_KONG, s):\n            return -1",
+        "        if True:\n            return -1",
+        "bao_kong: the referee never replays a recorded 用宝 kong",
+        BAO_KONG_TESTS,
+    ),
+    Mutant(
+        "bao_kong_dead_bao_changed",
+        TABLE + "bao.py",
+        "        if wants_bao_kong(tab, ws, cur, bots, rv, tb, tp) >= 0:\n",
+        "        if False:\n",
+        "bao_kong: a bot asks for 换宝 of a dead bao it could take for a 加杠",
+        BAO_KONG_TESTS,
+    ),
+    Mutant(
+        "bao_kong_not_offered",
+        TABLE + "actions.py",
+        "    if rv[RV_BAO_KONG] and b >= 0 and looks:",
+        "    if False:",
+        "bao_kong: ccmj actions never offers the 用宝 kong",
+        BAO_KONG_TESTS,
     ),
 )
 

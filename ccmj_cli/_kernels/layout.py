@@ -83,7 +83,8 @@ RV_SANYAOJI = RV_XIAOJI_IS_SUIT_TILE + 1  # 三幺鸡: [*111s] is a special kong
 RV_MOBAO_MUST_WIN = RV_SANYAOJI + 1  # a drawn bao that wins must be won on (摸宝 not passed)
 RV_DECLARED_KONG_KEEPS_PATTERN = RV_MOBAO_MUST_WIN + 1  # after 报听 a kong keeps 夹/飘 of every wait
 RV_SHOUBAYI_PIAODING_ONLY = RV_DECLARED_KONG_KEEPS_PATTERN + 1  # 碰 into 手把一 only into a 飘顶 tenpai
-RV_LEN = RV_SHOUBAYI_PIAODING_ONLY + 1
+RV_BAO_KONG = RV_SHOUBAYI_PIAODING_ONLY + 1  # 用宝补蛋或开杠: the bao tile may be taken for a kong
+RV_LEN = RV_BAO_KONG + 1
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡

@@ -134,9 +134,9 @@ BIG = 255
 
 @njit(cache=True, nogil=True, inline="always")
 def _suit_key(c, base, n):
-    k = 0
+    k = np.int64(0)  # (interpreted, 0 + a uint8 count would be a uint8 under NumPy 2, and wrap)
     for i in range(base + n - 1, base - 1, -1):
-        k = k * 5 + int(c[i])  # int: pure Python (NUMBA_DISABLE_JIT) would overflow uint8
+        k = k * 5 + c[i]
     return k
 
 

@@ -7,7 +7,7 @@ legal waits it leaves (discards, 报听), the hand's fan (wins) and the claim pr
 one tile: the highest is the one the table takes: 胡 nearest the discarder (截胡), then 碰/杠,
 then 吃). It asks the same kernels the phases ask when they play a hand (``driver.turn_options``,
 ``wall.can_draw`` / ``win_only_draw``, ``settle.can_win`` / ``score_win``, ``kongs.special_tiles`` / ``sanyaoji_tiles``,
-``bots.ankong_keeps_waits`` / ``mingkong_keeps_waits``, ``bao.may_look`` / ``sees_bao``,
+``bots.ankong_keeps_waits`` / ``mingkong_keeps_waits`` / ``bao_kong_code``, ``bao.may_look`` / ``sees_bao``,
 ``state.claim_leaves_one``, ``judge.judge_waits`` / ``may_declare``): no rule is written here.
 """
 
@@ -26,13 +26,20 @@ from ..layout import (
     N_KINDS,
     N_SEATS,
     RV_BAO_CHANGE,
+    RV_BAO_KONG,
     RV_GUOSHUI,
     RV_ONE_SPECIAL_PER_KIND,
     RV_SHOUBAYI_NO_CLAIM,
 )
 from . import codes as C
 from .bao import may_look, must_win_bao, sees_bao
-from .bots import chow_options, legal_mask, mingkong_keeps_waits, self_kong_code
+from .bots import (
+    bao_kong_code,
+    chow_options,
+    legal_mask,
+    mingkong_keeps_waits,
+    self_kong_code,
+)
 from .driver import turn_options
 from .kongs import sanyaoji_tiles, special_tiles
 from .layout import (
@@ -85,9 +92,10 @@ A_BAO_CHANGE = 11  # 换宝: return the dead bao and roll again (bao_change opti
 A_DISCARD = 12  # discard tile (waits: the legal waits it leaves, 0 not tenpai)
 A_PASS = 13  # let the offered tile go (no claim), or pass on a win-only draw
 A_ROB_PUNG = 14  # 抢叉: 碰 the 补 tile being added
+A_BAO_KONG = 15  # 用宝 (bao_kong): the bao tile taken for a kong, a = 0 暗杠, 1 加杠, 2 补
 ACTION_NAMES = (
     "draw", "win", "pung", "chow", "mingkong", "ankong", "jiagang", "special_kong", "bu",
-    "declare", "look", "bao_change", "discard", "pass", "rob_pung",
+    "declare", "look", "bao_change", "discard", "pass", "rob_pung", "bao_kong",
 )  # fmt: skip
 
 # columns of a row
@@ -260,6 +268,15 @@ def _draw_turn(tab, ws, rv, tb, tp, out, n):
         n = _row(out, n, A_BAO_CHANGE, cur, b, 0, 0, code, 0, 0, 0)
     elif b >= 0 and looks:
         n = _row(out, n, A_BAO_CHANGE, cur, b, 0, 0, C.BAO_CHANGE_NOT_ALLOWED, 0, 0, 0)
+    if rv[RV_BAO_KONG] and b >= 0 and looks:
+        # 用宝: the kong his tiles point to (three concealed, his pung, a special kong of his)
+        kind = 0
+        if pungs[cur, b]:
+            kind = 1
+        elif conc[cur, b] != 3 and bu_kind(ps, cur, b, rv) >= 0:
+            kind = 2
+        code = bao_kong_code(tab, ws, cur, kind, rv, tb, tp)
+        n = _row(out, n, A_BAO_KONG, cur, b, kind, 0, code, 0, 0, 0)
     return _row(out, n, A_DRAW, cur, -1, 0, 0, C.OK, 0, 0, 0)
 
 

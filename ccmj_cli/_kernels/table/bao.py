@@ -16,7 +16,7 @@ import numpy as np
 from ..jit import njit
 from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
 from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE, RV_MOBAO_MUST_WIN
-from .bots import wants_bao_change
+from .bots import wants_bao_change, wants_bao_kong
 from .layout import (
     BAO_CHANGE_OPTIONAL,
     BAO_TILE,
@@ -49,7 +49,7 @@ from .settle import capture, score_bao_win, score_win, won
 from .codes import WIN_NOT_LEGAL, WRONG_BAO
 from .script import ev_next_is, refuse, scripted
 from .state import event, own_tiles
-from .wall import can_draw, tail_top
+from .wall import can_draw, is_hole, tail_top, take_out
 
 
 @njit(cache=True)
@@ -60,6 +60,12 @@ def serves(wall, pos, pond, exposed):
     if b < 0:
         return True  # (a tile a hand-written record does not know: the record's bao is there)
     return pond[b] + exposed[b] < 3
+
+
+@njit(cache=True)
+def _serves(wall, g, pos, pond, exposed):
+    """``serves``, and the position still holds its tile (not a hole a 用宝 kong left)."""
+    return serves(wall, pos, pond, exposed) and not is_hole(g, pos)
 
 
 @njit(cache=True)
@@ -84,7 +90,7 @@ def find_bao(wall, g, pond, exposed, k, rv):
         n = g[G_TAIL] - head + 1  # tiles between the tail and the head
         for j in range(n):
             pos = g[G_TAIL] - (k - 1 + j) % n
-            if serves(wall, pos, pond, exposed):
+            if _serves(wall, g, pos, pond, exposed):
                 return pos
         return -1
     top1 = tail_top(g)
@@ -96,9 +102,9 @@ def find_bao(wall, g, pond, exposed, k, rv):
         n = 6
     for j in range(n):
         top = top1 - 2 * ((k - 1 + j) % n)
-        if serves(wall, top, pond, exposed):
+        if _serves(wall, g, top, pond, exposed):
             return top
-        if not top_six and top - 1 >= head and serves(wall, top - 1, pond, exposed):
+        if not top_six and top - 1 >= head and _serves(wall, g, top - 1, pond, exposed):
             return top - 1
     return -1
 
@@ -187,6 +193,9 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
         b = g[G_BAO]
         if rv[RV_BAO_CHANGE] != BAO_CHANGE_OPTIONAL or pond[b] + exposed[b] < 3:
             return False
+        if wants_bao_kong(tab, ws, cur, bots, rv, tb, tp) >= 0:
+            return False  # (bao_kong: he takes the dead bao for a kong, kongs.bao_kongs, and a
+            #              new bao is rolled after it as after a 换宝)
         if not wants_bao_change(tab, ws, cur, bots, rv, tb):
             return False
         event(ev, g, EV_BAO_CHANGE, cur, b, 0, 0)

@@ -45,6 +45,7 @@ from ..layout import (
     MS_PUNGS,
     N_KINDS,
     N_SEATS,
+    RV_BAO_KONG,
     RV_ONE_SPECIAL_PER_KIND,
     RV_DECLARED_KONG_KEEPS_PATTERN,
     RV_QIDUI,
@@ -57,6 +58,7 @@ from .layout import (
     ANY,
     EV_ANKONG,
     EV_BAO_CHANGE,
+    EV_BAO_KONG,
     EV_BU,
     EV_CHOW,
     EV_DECLARE,
@@ -70,6 +72,7 @@ from .layout import (
     EV_TAIL,
     EV_WIN,
     G_BAO,
+    G_BAO_VER,
     G_NEV,
     G_BAD_EV,
     G_NREC,
@@ -89,10 +92,12 @@ from .layout import (
     P_DECLARED,
     P_DISC,
     P_FIRST,
+    P_LOOKED,
     P_SPECIAL,
 )
 from .script import claim_kind, next_is, rec_field, refuse, scripted
 from .settle import can_win
+from .wall import bao_kong_room
 from .state import (
     bu_kind,
     chow_refused_shoubayi,
@@ -560,6 +565,58 @@ def self_kong_code(tab, ws, s, t, kind, drawn, no_bu, rv, tb):
         if not ankong_keeps_waits(conc, ms, s, t, own, rv, tb, buf, ms2):
             return C.LOCKED_HAND
     return C.OK
+
+
+@njit(cache=True)
+def bao_kong_code(tab, ws, s, kind, rv, tb, tp):
+    """May seat s, at his look, take the bao tile out of the wall for the kong ``kind`` (0 暗杠
+    with three of its kind concealed, 1 加杠 onto his pung of it, 2 补 onto a special kong of
+    his it is a member of): bao_kong (用宝补蛋或开杠). C.OK, or the rule that forbids it: the
+    option is off, or he has not declared and looked at the current bao
+    (BAO_KONG_NOT_ALLOWED); the wall is too short (WALL_ENDED, ``wall.bao_kong_room``); else
+    the kong is judged as the kong of a tile he just drew (``self_kong_code``: NO_SUCH_KONG
+    when he does not hold it, LOCKED_HAND when it changes a legal wait, or the win's pattern
+    under declared_kong_keeps_pattern). The bots, the scripted mode and ``actions`` ask it."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    b = g[G_BAO]
+    if not rv[RV_BAO_KONG] or b < 0 or not ps[s, P_DECLARED]:
+        return C.BAO_KONG_NOT_ALLOWED
+    if ps[s, P_LOOKED] != g[G_BAO_VER]:
+        return C.BAO_KONG_NOT_ALLOWED
+    if not bao_kong_room(g, tp, rv):
+        return C.WALL_ENDED
+    conc[s, b] += 1  # (as if drawn: the locked hand's kong of the tile just drawn)
+    code = self_kong_code(tab, ws, s, b, kind, b, False, rv, tb)
+    conc[s, b] -= 1
+    return code
+
+
+@njit(cache=True)
+def wants_bao_kong(tab, ws, s, bots, rv, tb, tp):
+    """The 用宝 kong seat s makes at his look (bao_kong): its kind (0 暗杠, 1 加杠, 2 补), -1 for
+    none. A bot that kongs (K_KONG) takes the first one allowed (a kong is money, and it keeps
+    his waits); scripted, the record's, and the hand stops when the rules do not allow it."""
+    g = tab[0]
+    if scripted(g):
+        if not next_is(bots, g, EV_BAO_KONG, s):
+            return -1
+        k = rec_field(bots, g, 3)
+        code = C.BAO_KONG_NOT_ALLOWED  # (a kind the record names that is none of the three)
+        for kind in range(3):
+            if k == kind or k == ANY:
+                c = bao_kong_code(tab, ws, s, kind, rv, tb, tp)
+                if c == C.OK:
+                    return kind
+                if kind == 0 or k != ANY or code == C.NO_SUCH_KONG:
+                    code = c  # (the first reason that is not "no such kong" is the one told)
+        refuse(g, code)
+        return -1
+    if not rv[RV_BAO_KONG] or not bots[s, K_KONG]:
+        return -1
+    for kind in range(3):
+        if bao_kong_code(tab, ws, s, kind, rv, tb, tp) == C.OK:
+            return kind
+    return -1
 
 
 @njit(cache=True)

@@ -34,6 +34,7 @@ MUST_DISCARD = 24  # a seat with 14 tiles must discard (or kong / win) before an
 NOT_DRAWN = 25  # a draw out of order: the seat to draw is another one
 MISSED_DRAW = 26  # the record skips a draw the table owes (a replacement after a kong)
 MOBAO_MUST_WIN = 27  # mobao_must_win: a drawn bao that wins is passed (discarded, or konged)
+BAO_KONG_NOT_ALLOWED = 28  # a 用宝 kong where the room has no bao_kong, or nothing of the bao to kong
 
 CODE_NAMES = (
     "ok",
@@ -64,4 +65,5 @@ CODE_NAMES = (
     "not_drawn",
     "missed_draw",
     "mobao_must_win",
+    "bao_kong_not_allowed",
 )

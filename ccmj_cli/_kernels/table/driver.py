@@ -11,7 +11,7 @@ The driver only sequences the phases of a hand; each rule lives in the module of
 
 - ``wall``         the wall, the deal, draws from the head and the tail, where the wall ends;
 - ``bao``          the bao: roll, look, 对宝, 摸宝, 换宝;
-- ``kongs``        special kongs, 暗杠, 加杠, 补, and robbing them (抢杠胡, 抢叉);
+- ``kongs``        special kongs, 暗杠, 加杠, 补, and robbing them (抢杠胡, 抢叉); 用宝 kongs;
 - ``claims``       胡/碰/杠/吃 on a discard, 截胡;
 - ``settle``       scoring a win, kong money, the hand's result, statistics;
 - ``bots``         every decision a bot makes;
@@ -32,7 +32,7 @@ from .bots import (
     wants_special,
 )
 from .claims import CLAIM_NONE, CLAIM_WIN, claims_on_discard
-from .kongs import KONG_AGAIN, self_kong, special_kongs
+from .kongs import BAO_KONG_MADE, BAO_KONG_WON, KONG_AGAIN, bao_kongs, self_kong, special_kongs
 from .layout import (
     EV_COLS,
     EV_DECLARE,
@@ -40,6 +40,7 @@ from .layout import (
     EV_DRAW,
     EV_HUANG,
     EV_PASS,
+    EV_TAIL,
     G_CUR,
     G_DEALER,
     G_DECL_DISC,
@@ -153,14 +154,24 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
                 break
             if g[G_STOP]:
                 break  # (scripted: the roll or the look was the event asked for)
-            if not can_draw(g, tp, rv):
+            # bao_kong (用宝): he may take the bao tile for a kong; then his draw is the kong's
+            bk = bao_kongs(wall, dice, rv, tb, tp, bots, ev, res, tab, ws)
+            if bk == BAO_KONG_WON or g[G_STOP]:
+                break
+            last = False
+            if bk == BAO_KONG_MADE:
+                t = take(wall, g, conc, taken, cur, True)  # (bao_kongs left a tile for it)
+                ps[cur, P_PASSED] = -1
+                event(ev, g, EV_TAIL, cur, t, 0, 0)
+            elif not can_draw(g, tp, rv):
                 # (the roll put the bao on the last tile he could draw: it stays in the wall)
                 event(ev, g, EV_HUANG, -1, -1, 0, 0)
                 break
-            last = win_only_draw(g, tp, rv)
-            t = take(wall, g, conc, taken, cur, False)
-            ps[cur, P_PASSED] = -1  # 过水 lasts until his next draw
-            event(ev, g, EV_DRAW, cur, t, 0, 0)
+            else:
+                last = win_only_draw(g, tp, rv)
+                t = take(wall, g, conc, taken, cur, False)
+                ps[cur, P_PASSED] = -1  # 过水 lasts until his next draw
+                event(ev, g, EV_DRAW, cur, t, 0, 0)
             if last:
                 # wall_end win_only_four: one of the last four draws wins or is passed on (it
                 # goes to the pond, face up: no discard, so no claim; no kong either)

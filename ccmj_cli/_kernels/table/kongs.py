@@ -37,22 +37,25 @@ from ..layout import (
     XIAOJI_ONE,
 )
 from ..melds import classify_bracket, classify_sanyaoji, special_base
-from .bao import check_bao_dead
-from .bots import choose_self_kong, wants_pung
+from .bao import check_bao_dead, look_at_draw
+from .bots import choose_self_kong, wants_bao_kong, wants_pung
 from .claims import make_pung, win_claim
 from .layout import (
     EV_ANKONG,
+    EV_BAO_KONG,
     EV_BU,
     EV_JIAGANG,
     EV_KONG_ROBBED,
     EV_ROB_PUNG,
     EV_SPECIAL,
     EV_TAIL,
+    G_BAO,
     G_CUR,
     G_DRAWN,
     G_KONGS,
     G_NEV,
     G_STOP,
+    N_HOLE,
     P_FIRST,
     P_SPECIAL,
     R_KONGS,
@@ -62,13 +65,18 @@ from .layout import (
 from .script import ev_next_is, rec_tile, scripted
 from .settle import pay_bu, pay_kong, won
 from .state import add_meld, bu_kind, event, find_meld, special_group, summarize
-from .wall import can_draw, take
+from .wall import can_draw, take, take_out
 
 # what a kong by the seat on turn led to
 KONG_NONE = 0  # no kong: the seat discards
 KONG_AGAIN = 1  # a kong and its replacement draw: the seat may win, kong again or discard
 KONG_WON = 2  # robbed by 胡 (抢杠胡): the hand is over
 KONG_ROBBED = 3  # robbed by 碰 (抢叉): the robber is on turn (G_CUR) and discards
+
+# what the 用宝 kongs at a look led to (``bao_kongs``)
+BAO_KONG_NONE = 0  # none: the seat draws from the head as usual
+BAO_KONG_MADE = 1  # one or more: his draw is a replacement draw from the tail
+BAO_KONG_WON = 2  # 对宝 on a new bao: the hand is over
 
 
 @njit(cache=True)
@@ -198,6 +206,88 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
 
 
 @njit(cache=True)
+def lay_ankong(rv, res, tab, ws, cur, kt):
+    """Seat cur lays his four concealed kt as a 暗杠 (and is paid its kong money)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    conc[cur, kt] -= 4
+    melded[cur, kt] += 4
+    ankong[cur, kt] += 4
+    for i in range(4):
+        mt[i] = kt
+    add_meld(mrec, nm, ms, cur, MELD_ANKONG, 4, mt)
+    pay_kong(kpay, cur, MELD_ANKONG, kt, 0, rv)
+    g[G_KONGS] += 1
+    res[R_KONGS] += 1
+
+
+@njit(cache=True)
+def lay_added(rv, res, tab, cur, kt, kk):
+    """Seat cur's tile kt (out of his hand already) goes onto a meld of his: 加杠 (kk 1, his
+    pung becomes a kong) or 补 (kk 2, one more tile on the special kong of its group), with its
+    money. Returns the special kong's meld kind for a 补 (0 for a 加杠)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    melded[cur, kt] += 1
+    exposed[kt] += 1
+    if kk == 1:  # 加杠: the pung becomes a kong
+        m = find_meld(mrec, nm, cur, MELD_PUNG, kt)
+        mrec[cur, m, 0] = MELD_KONG
+        mrec[cur, m, 1] = 4
+        mrec[cur, m, 5] = kt
+        pungs[cur, kt] = 0
+        summarize(mrec, nm, ms, cur)
+        pay_kong(kpay, cur, MELD_KONG, kt, 0, rv)
+        g[G_KONGS] += 1
+        res[R_KONGS] += 1
+        return 0
+    # 补: one more tile on the special kong of its group
+    gk = bu_kind(ps, cur, kt, rv)
+    m = find_meld(mrec, nm, cur, gk, -1)
+    n = mrec[cur, m, 1]
+    if n < 16:
+        mrec[cur, m, 2 + n] = kt
+        mrec[cur, m, 1] = n + 1
+    summarize(mrec, nm, ms, cur)  # the 补 tile's suit counts for 三色全, as in check
+    pay_bu(kpay, cur, gk, kt, rv)
+    return gk
+
+
+@njit(cache=True)
+def bao_kongs(wall, dice, rv, tb, tp, bots, ev, res, tab, ws):
+    """用宝补蛋或开杠 (bao_kong), after the look of the declared seat on turn (no 对宝): while
+    his bot (scripted: the record) takes the bao tile out of the wall for a kong the rules
+    allow (``bots.wants_bao_kong``: 暗杠 with three concealed, 加杠 onto his pung, 补 onto a
+    special kong of his; a locked hand's kong keeps every wait), the kong is laid and paid as
+    its kind is, the tile's place in the wall stays empty (``wall.take_out``), a new bao is
+    rolled at once and he looks at it (对宝 again possible, ``look_at_draw``). The tile never
+    sat in a hand: a 用宝 加杠 or 补 is not robbed. Returns BAO_KONG_NONE, BAO_KONG_MADE (his
+    draw is then a replacement draw from the tail, the driver's) or BAO_KONG_WON (对宝 on a
+    new bao)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    cur = g[G_CUR]
+    made = BAO_KONG_NONE
+    for _k in range(N_HOLE):
+        if g[G_STOP] or g[G_BAO] < 0:
+            break
+        kk = wants_bao_kong(tab, ws, cur, bots, rv, tb, tp)
+        if kk < 0:
+            break
+        kt = take_out(wall, g, conc, taken, cur)
+        if kk == 0:
+            lay_ankong(rv, res, tab, ws, cur, kt)
+            gk = 0
+        else:
+            conc[cur, kt] -= 1
+            gk = lay_added(rv, res, tab, cur, kt, kk)
+        event(ev, g, EV_BAO_KONG, cur, kt, kk, gk)
+        made = BAO_KONG_MADE
+        # the bao is gone: he rolls a new one at once (as the first declarer rolls) and looks
+        if look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
+            return BAO_KONG_WON
+    return made
+
+
+@njit(cache=True)
 def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
     """The seat on turn makes the kong his bot chooses, if any (and the wall allows one);
     returns KONG_*."""
@@ -210,15 +300,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
     if kt < 0:
         return KONG_NONE
     if kk == 0:  # 暗杠
-        conc[cur, kt] -= 4
-        melded[cur, kt] += 4
-        ankong[cur, kt] += 4
-        for i in range(4):
-            mt[i] = kt
-        add_meld(mrec, nm, ms, cur, MELD_ANKONG, 4, mt)
-        pay_kong(kpay, cur, MELD_ANKONG, kt, 0, rv)
-        g[G_KONGS] += 1
-        res[R_KONGS] += 1
+        lay_ankong(rv, res, tab, ws, cur, kt)
         event(ev, g, EV_ANKONG, cur, kt, 0, 0)
     else:
         # 加杠 / 补 can be robbed: 胡 first (抢杠胡), then 碰 on a 补 tile (抢叉)
@@ -245,28 +327,10 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
                     g[G_DRAWN] = -1
                     ps[s, P_FIRST] = 0
                     return KONG_ROBBED
-        melded[cur, kt] += 1
-        exposed[kt] += 1
-        if kk == 1:  # 加杠: the pung becomes a kong
-            m = find_meld(mrec, nm, cur, MELD_PUNG, kt)
-            mrec[cur, m, 0] = MELD_KONG
-            mrec[cur, m, 1] = 4
-            mrec[cur, m, 5] = kt
-            pungs[cur, kt] = 0
-            summarize(mrec, nm, ms, cur)
-            pay_kong(kpay, cur, MELD_KONG, kt, 0, rv)
-            g[G_KONGS] += 1
-            res[R_KONGS] += 1
+        gk = lay_added(rv, res, tab, cur, kt, kk)
+        if kk == 1:
             event(ev, g, EV_JIAGANG, cur, kt, 0, 0)
-        else:  # 补: one more tile on the special kong of its group
-            gk = bu_kind(ps, cur, kt, rv)
-            m = find_meld(mrec, nm, cur, gk, -1)
-            n = mrec[cur, m, 1]
-            if n < 16:
-                mrec[cur, m, 2 + n] = kt
-                mrec[cur, m, 1] = n + 1
-            summarize(mrec, nm, ms, cur)  # the 补 tile's suit counts for 三色全, as in check
-            pay_bu(kpay, cur, gk, kt, rv)
+        else:
             event(ev, g, EV_BU, cur, kt, gk, 0)
     if g[G_STOP]:
         return KONG_NONE  # (scripted: the kong asked for; its replacement draw comes after)

@@ -59,7 +59,10 @@ G_HQ = 34  # an unknown wall (a hand-written record): head draws taken from the 
 G_TQ = 35  # ... tail draws
 G_BQ = 36  # ... bao tiles
 G_OFF = 37  # 5 slots: the event the engine offered where the record differs (EV_* row)
-G_LEN = 42
+G_NHOLE = 42  # wall positions emptied by 用宝 kongs (bao_kong: the bao tile taken out of the wall)
+G_HOLE = 43  # their positions (up to N_HOLE): draws step over them, they are not left
+N_HOLE = 16
+G_LEN = G_HOLE + N_HOLE
 
 # a record's wall when its tiles are unknown (a hand-written record): 136 positions (-1 where
 # unknown), then the record's head draws, tail draws and bao tiles in order, which the draws
@@ -159,11 +162,13 @@ EV_HUANG = 16  # 荒庄: the wall reached its end
 EV_KONG_ROBBED = 17  # seat b's 加杠/补 on tile was robbed (by 胡 a=1, by 碰 a=0)
 EV_NO_BAO = 18  # no tile in the wall can serve as the bao: none for the rest of the hand (a = dice)
 EV_PASS = 19  # wall_end win_only_four: a win-only draw that does not win is passed (to the pond)
+EV_BAO_KONG = 20  # 用宝 (bao_kong): seat takes the bao tile out of the wall for a kong; a = 0 暗杠,
+#                   1 加杠, 2 补 (then b = the special kong's meld kind); a new bao is rolled next
 EV_COLS = 5
 EV_NAMES = (
     "draw", "tail_draw", "discard", "chow", "pung", "mingkong", "ankong", "jiagang", "special_kong",
     "bu", "rob_pung", "declare", "bao", "look", "bao_change", "win", "huang", "kong_robbed",
-    "no_bao", "pass",
+    "no_bao", "pass", "bao_kong",
 )  # fmt: skip
 
 # --- per-hand result vector: res[R_*]

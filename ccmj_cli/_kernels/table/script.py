@@ -19,6 +19,7 @@ from .layout import (
     ANY,
     EV_BAO,
     EV_BAO_CHANGE,
+    EV_BAO_KONG,
     EV_CHOW,
     EV_DECLARE,
     EV_DISCARD,
@@ -94,6 +95,8 @@ def mismatch_code(rk, rs, kind, seat):
         return C.WRONG_BAO
     if rk == EV_BAO_CHANGE:
         return C.BAO_CHANGE_NOT_ALLOWED
+    if rk == EV_BAO_KONG:
+        return C.BAO_KONG_NOT_ALLOWED
     if kind == EV_TAIL:
         return C.MISSED_DRAW
     if draws and (rk == EV_DRAW or rk == EV_TAIL):

@@ -5,7 +5,8 @@ counter-clockwise, 26-38, 39-51 to the others, 52 to the dealer (his 14th); draw
 (53, 54, ...), replacement draws (kong, 补, 旋风杠) the tail (135, 134, ...). The wall is shuffled
 uniformly, so where the dice break it is statistically irrelevant and not modelled; the bao dice
 are (``bao``). A tile the draws must step over (the bao, which stays in the wall) is
-"stranded": it stays in the wall and counts as left.
+"stranded": it stays in the wall and counts as left. A bao tile taken out of the wall for a kong
+(bao_kong, 用宝) leaves a hole: the draws step over it, and it is not left (``take_out``).
 
 Random numbers: splitmix64 on an explicit uint64 state array seeded by the caller.
 """
@@ -15,16 +16,20 @@ import numpy as np
 from ..jit import njit
 from ..layout import N_SEATS, RV_WALL_END
 from .layout import (
+    G_BAO,
     G_BAO_POS,
     G_DRAWN,
     G_HEAD,
+    G_HOLE,
     G_KONGS,
+    G_NHOLE,
     G_NSTR,
     G_STR,
     G_HQ,
     G_TAIL,
     G_TQ,
     N_DICE,
+    N_HOLE,
     N_STR,
     N_WALL,
     TP_DEAD_STACKS,
@@ -117,15 +122,31 @@ def reserve_start(g, tp, rv):
 
 
 @njit(cache=True)
+def is_hole(g, pos):
+    """The wall position ``pos`` is empty: its tile was taken out as the bao (``take_out``)."""
+    for i in range(g[G_NHOLE]):
+        if g[G_HOLE + i] == pos:
+            return True
+    return False
+
+
+@njit(cache=True)
+def next_head(g):
+    """The wall position the next draw from the head takes (stepping over the bao, and over
+    holes)."""
+    h = g[G_HEAD]
+    while h == g[G_BAO_POS] or is_hole(g, h):
+        h += 1
+    return h
+
+
+@njit(cache=True)
 def can_draw(g, tp, rv):
     """May another tile be drawn, or is the wall at its end: the next tile from the head
     (stepping over the bao) must lie before the dead wall. A loose tile at the head is drawn as
     usual, so with no kong a hand is drawn with exactly 14 tiles left (the bao aside, when the
     draws stepped over it)."""
-    h = g[G_HEAD]
-    if h == g[G_BAO_POS]:
-        h += 1
-    return h < reserve_start(g, tp, rv)
+    return next_head(g) < reserve_start(g, tp, rv)
 
 
 @njit(cache=True)
@@ -136,10 +157,7 @@ def win_only_draw(g, tp, rv):
     the four tiles before the dead wall."""
     if rv[RV_WALL_END] != WALL_WIN_ONLY_FOUR:
         return False
-    h = g[G_HEAD]
-    if h == g[G_BAO_POS]:
-        h += 1
-    return h >= reserve_start(g, tp, rv) - 4
+    return next_head(g) >= reserve_start(g, tp, rv) - 4
 
 
 @njit(cache=True)
@@ -153,9 +171,10 @@ def _strand(g, pos):
 
 @njit(cache=True)
 def draw_head(wall, g):
-    """The next tile from the head (stepping over the bao)."""
-    if g[G_HEAD] == g[G_BAO_POS]:
-        _strand(g, g[G_HEAD])
+    """The next tile from the head (stepping over the bao, and over holes)."""
+    while g[G_HEAD] == g[G_BAO_POS] or is_hole(g, g[G_HEAD]):
+        if g[G_HEAD] == g[G_BAO_POS]:
+            _strand(g, g[G_HEAD])
         g[G_HEAD] += 1
     t = wall[g[G_HEAD]]
     if t < 0:  # an unknown wall (a hand-written record): the record's next head draw
@@ -166,9 +185,11 @@ def draw_head(wall, g):
 
 @njit(cache=True)
 def draw_tail(wall, g):
-    """The next tile from the tail: a replacement draw (stepping over the bao)."""
-    if g[G_TAIL] == g[G_BAO_POS]:
-        _strand(g, g[G_TAIL])
+    """The next tile from the tail: a replacement draw (stepping over the bao, and over
+    holes)."""
+    while g[G_TAIL] == g[G_BAO_POS] or is_hole(g, g[G_TAIL]):
+        if g[G_TAIL] == g[G_BAO_POS]:
+            _strand(g, g[G_TAIL])
         g[G_TAIL] -= 1
     t = wall[g[G_TAIL]]
     if t < 0:
@@ -211,5 +232,41 @@ def held_back(g):
 
 @njit(cache=True)
 def wall_left(g):
-    """Tiles still in the wall (stranded ones included)."""
-    return g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]
+    """Tiles still in the wall (stranded ones included, holes not)."""
+    n = g[G_TAIL] - g[G_HEAD] + 1 + g[G_NSTR]
+    for i in range(g[G_NHOLE]):
+        if g[G_HEAD] <= g[G_HOLE + i] <= g[G_TAIL]:
+            n -= 1
+    return n
+
+
+@njit(cache=True)
+def bao_kong_room(g, tp, rv):
+    """May the bao tile be taken out of the wall for a kong (bao_kong, 用宝): besides it, at
+    least two tiles are left (the kong's replacement draw, whatever tile the new bao is), and
+    without it the wall is not at its end (the same end as any kong's, ``can_draw``)."""
+    pos = g[G_BAO_POS]
+    if pos < 0 or g[G_NHOLE] >= N_HOLE or wall_left(g) - g[G_NSTR] - 1 < 2:
+        return False
+    g[G_HOLE + g[G_NHOLE]] = pos
+    g[G_NHOLE] += 1
+    g[G_BAO_POS] = -1
+    ok = can_draw(g, tp, rv)
+    g[G_BAO_POS] = pos
+    g[G_NHOLE] -= 1
+    return ok
+
+
+@njit(cache=True)
+def take_out(wall, g, conc, taken, s):
+    """Seat s takes the bao tile out of the wall (bao_kong, 用宝): its place is a hole the draws
+    step over; there is no bao until the next roll. Returns the tile."""
+    pos = g[G_BAO_POS]
+    t = wall[pos]
+    g[G_HOLE + g[G_NHOLE]] = pos
+    g[G_NHOLE] += 1
+    g[G_BAO_POS] = -1
+    g[G_BAO] = -1
+    conc[s, t] += 1
+    taken[s, t] += 1
+    return t

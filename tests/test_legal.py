@@ -117,10 +117,25 @@ def test_complete_hands_under_shoubayi_ankong_concealed(h):
 def test_tenpai_is_distance_one_exactly_with_a_legal_wait(h, v):
     text, _, rest, ms = h
     hand = T.parse_hand(text)
-    legal = [t for t, ver in naive.waits(hand, v.options).verdicts.items() if ver.legal]
+    own = hand.concealed.astype(int)
+    for m in hand.melds:
+        for x in m.tiles:
+            own[x] += 1
+    # (a wait whose four copies the hand holds cannot be drawn: '1112223333444s' waits on a
+    # fifth 3s only, so a legal draw is two tiles away)
+    legal = [t for t, ver in naive.waits(hand, v.options).verdicts.items()
+             if ver.legal and own[t] < 4]  # fmt: skip
     d = dist(text, v)
     assert (d == 1) == bool(legal), (text, d, legal)
     assert d >= 1
+
+
+def test_a_wait_on_a_fifth_copy_is_no_tenpai():
+    # 111 222 3333 444s: with 飘 exempt from 三色全 it would win 飘 on a 3s, but all four 3s are
+    # in the hand; drawing a 1s/2s/4s gives 1-shanten shapes at best: a legal win is 2 away
+    v = S.variant_with(piao_exempt=True)
+    assert dist("1112223333444s", v) == 2
+    assert dist("1112223334445s", v) == 1  # (5s: 111 222 333 444 + 55s, 飘)
 
 
 @st.composite

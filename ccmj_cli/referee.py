@@ -22,7 +22,7 @@ from ._kernels import layout as L
 from ._kernels.table import layout as TL
 from ._kernels.table.codes import CODE_NAMES
 from .errors import HandError, UsageError, VariantError
-from .replay import HOW_NAMES, DECLARED_NAMES, SEATS, LOG_VERSION, event_text
+from .replay import HOW_NAMES, DECLARED_NAMES, SEATS, LOG_VERSION, event_text, log_rules
 
 ANY = TL.ANY
 REC_COLS = TL.STOP_AT + 1
@@ -78,7 +78,7 @@ class Record:
     """A record's variant (its rule vector and table parameters) and hands. A simulate log is
     read as it goes (``chunks``): ``hands`` is then None until ``all_hands``."""
 
-    rules: str
+    rules: str | dict  # a preset or file name, or every option (a log's header)
     rv: np.ndarray
     tp: np.ndarray
     hands: list | None = field(default_factory=list)
@@ -165,7 +165,9 @@ def _variant(spec):
     from .simulate import table_params
 
     v = load_variant(spec)
-    return v.name, np.asarray(v.vector, np.int64), table_params(v)
+    # a writable copy, as a log's header gives it: a read-only rule vector would be another
+    # specialisation of the scripted engine (minutes of compiling on a log's first referee)
+    return v.name, np.array(v.vector, np.int64), np.array(table_params(v), np.int64)
 
 
 _TILE_IDX = {T.tile_name(t): t for t in range(L.N_KINDS)}
@@ -184,7 +186,8 @@ def _read_log(path: str, header: dict) -> Record:
         raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")
     if rv.shape != (L.RV_LEN,) or tp.shape != (TL.TP_LEN,):
         raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")
-    return Record(str(header.get("rules")), rv, tp, None, path)
+    return Record(log_rules(header), rv, tp, None, path)
+
 
 
 def _log_hands(path: str):

@@ -17,17 +17,19 @@ from ._kernels.table import driver as K
 from ._kernels.table import layout as TL
 from ._kernels.tables import tables
 from ._kernels.useful import useful_tables
-from .errors import HandError, UsageError
+from .errors import HandError, UsageError, VariantError
 
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
 DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
-LOG_VERSION = 5  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
+LOG_VERSION = 6  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
 #                 options in rv (76 -> 80 values), a fifth bot knob, the pass event; 4: the
 #                 bots' policy weights (12 knobs); 5: dealin_declaration_counts,
 #                 open_kong_breaks_menqing, xiaoji_is_suit_tile, sanyaoji in rv (84 values),
 #                 and hands played by the fixed engine (3-tile special kongs draw nothing, no 补
-#                 in a turn that allows none, no look without a draw)
+#                 in a turn that allows none, no look without a draw); 6: 用宝 kongs (rv 85
+#                 values, EV_BAO_KONG) and the effective variant in the header ("variant":
+#                 every option), so a log made with --rules FILE gives positions anywhere
 
 
 def _tile(t: int) -> str | None:
@@ -159,7 +161,7 @@ def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.nda
     with output_file(path) as f:
         header = {
             "ccmj_log": LOG_VERSION, "seed": plan.seed, "rules": v.name, "hands": plan.hands,
-            "sessions": plan.sessions, "policy": names, "rv": [int(x) for x in rv],
+            "variant": v.to_dict(), "sessions": plan.sessions, "policy": names, "rv": [int(x) for x in rv],
             "tp": [int(x) for x in tp], "bots": bots.tolist(),
         }  # fmt: skip
         f.write(json.dumps(header, ensure_ascii=False) + "\n")
@@ -479,6 +481,27 @@ def start_hands(wall: list[str], dealer: int) -> dict:
         tiles = idx[13 * k : 13 * k + 13] + ([idx[52]] if k == 0 else [])
         out[SEATS[s]] = T.format_tiles(tiles)
     return out
+
+
+def log_rules(header: dict):
+    """The rules a log's hands name: its variant's name where that name still loads to the
+    log's rule vector (a preset, a rules file still there and unchanged), else the header's
+    whole variant (every option, inline), so a position or a review of any hand of it can be
+    read wherever the log is."""
+    from .rules import load_variant
+    from .simulate import table_params
+
+    name = str(header.get("rules"))
+    try:
+        v = load_variant(name)
+        same = [int(x) for x in v.vector] == header.get("rv") and \
+            [int(x) for x in table_params(v)] == header.get("tp")
+        if same:
+            return name
+    except (VariantError, HandError, UsageError, OSError):
+        pass
+    variant = header.get("variant")
+    return variant if isinstance(variant, dict) else name
 
 
 def replay_hand(path, k: int, verify: bool = False) -> dict:

@@ -33,7 +33,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import layout as TL
 from .errors import HandError, UsageError
-from .rules import Variant, load_variant
+from .rules import Variant
 
 SEATS = ("E", "S", "W", "N")
 KINDS = ("discard", "claim", "kong", "declare", "bao_change")
@@ -57,7 +57,7 @@ class HandRecord:
     start: tuple  # uint8[34] count arrays: each seat's dealt tiles (the dealer's 14)
     events: list  # [kind, seat, tile, a, b] rows (the table engine's EV_* layout)
     rv: np.ndarray  # the rule vector the hand was played under
-    rules: str | None  # the variant's name, as the record gives it
+    rules: str | dict | None  # the variant's name, or every option (``replay.log_rules``)
     drawable: int = N_WALL - DEALT - DEAD_WALL  # head draws the wall allows after the deal
 
 
@@ -86,7 +86,7 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
         )
         out.append(HandRecord(rec["hand"], dealer, start, [list(e) for e in rec["events"]],
-                              np.array(header["rv"], np.int64), header.get("rules")))  # fmt: skip
+                              np.array(header["rv"], np.int64), R.log_rules(header)))  # fmt: skip
     return out
 
 
@@ -618,9 +618,11 @@ def _record_variant(recs: list[HandRecord], rules) -> Variant:
     if isinstance(rules, Variant):
         v = rules
     else:
+        from .position import variant_of  # (a name, or a log's every option)
+
         name = rules or (recs[0].rules if recs else None)
         try:
-            v = load_variant(name)
+            v = variant_of(name)
         except Exception:  # (a rules file the record names that is not here)
             raise UsageError(
                 f"the record was played under rules '{name}', which cannot be loaded: "

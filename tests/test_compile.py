@@ -41,6 +41,27 @@ def test_one_table_kernel_for_every_mode():
     assert len(K.pieces.signatures) == 1, K.pieces.signatures
 
 
+def test_one_scripted_engine_for_every_record(tmp_path):
+    """The referee's scripted engine has one compiled version for a hand-written record (the
+    warm-up's) and a simulate log: a read-only rule vector from the variant made the first
+    referee of every log compile the whole engine again (2.5 minutes, silent)."""
+    from typer.testing import CliRunner
+
+    from ccmj_cli._kernels.table import referee as KR
+    from ccmj_cli.cli import app
+    from ccmj_cli.referee import load_record, referee, state_at
+
+    example = str(Path(__file__).parent.parent / "examples" / "records" / "example.txt")
+    log = str(tmp_path / "two.log")
+    r = CliRunner().invoke(app, ["simulate", "-n", "2", "--seed", "3", "--log", log])
+    assert r.exit_code == 0, r.output
+    for record in (example, log):
+        assert all(v["ok"] for v in referee(record))
+        state_at(load_record(record), 0, 12)
+    assert len(KR.referee_pieces.signatures) == 1, KR.referee_pieces.signatures
+    assert len(KR.replay_to.signatures) == 1, KR.replay_to.signatures
+
+
 def test_an_eager_kernel_compiles_once_for_every_integer_argument():
     """A kernel given a signature (``state.event``) compiles that one only: its callers' int
     literals, uint8 cells, booleans and int32 values are converted, where a lazy kernel

@@ -218,6 +218,36 @@ def test_at_gives_the_position_where_the_next_event_is_legal():
     assert first["phase"] == "claim" and "chow" in first["seats"]["W"]
 
 
+def test_at_on_a_log_whose_rules_file_is_gone(tmp_path):
+    """A log made with --rules FILE carries every option of its variant: with the file changed
+    (or gone) the log is still refereed under its own rules, and --at gives a position with
+    those rules written inline, which `ccmj actions` reads (before, only the file's name was
+    kept and --at gave no position)."""
+    from ccmj_cli.actions import legal_actions
+    from ccmj_cli.referee import state_at
+
+    rules = tmp_path / "myroom.yaml"
+    rules.write_text("extends: mil2024\nbao_dice: 1\n", encoding="utf-8")
+    log = tmp_path / "g.log"
+    r = runner.invoke(app, ["simulate", "-n", "3", "--seed", "4", "--no-progress",
+                            "--rules", str(rules), "--log", str(log)])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["variant"]["bao_dice"] == 1 and header["variant"]["sanyaoji"] is True
+    rules.write_text("extends: default\n", encoding="utf-8")  # the room's file changed since
+    assert all(v["ok"] for v in referee(str(log)))
+    s = state_at(load_record(str(log)), 0, 5)
+    assert "position" in s, s.get("position_error")
+    inline = s["position"]["rules"]
+    assert isinstance(inline, dict) and inline["bao_dice"] == 1 and inline["sanyaoji"] is True
+    assert legal_actions(s["position"])["seats"]
+    # a log whose rules still load names them (a preset), not every option
+    plain = tmp_path / "p.log"
+    r = runner.invoke(app, ["simulate", "-n", "1", "--seed", "4", "--no-progress",
+                            "--preset", "mil2024", "--log", str(plain)])  # fmt: skip
+    assert state_at(load_record(str(plain)), 0, 3)["position"]["rules"] == "mil2024"
+
+
 def test_at_the_roll_and_the_look_stop_before_the_draw():
     """--at the bao's roll / S's look: S has looked (at the look) but not yet drawn his 4m, and
     the wall still holds it (the replay stops at the event, not after the draw behind it)."""

@@ -12,6 +12,7 @@ from ccmj_cli import tiles as T
 from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli.cli import app
 from ccmj_cli.odds import odds
+from ccmj_cli.replay import LOG_VERSION
 from ccmj_cli.rules import load_variant
 
 E, S, W, N = range(4)
@@ -254,7 +255,7 @@ def _write_log(path, rec: RV.HandRecord):
     left = np.full(34, 4) - np.bincount(wall, minlength=34)
     assert left.min() >= 0
     wall += [x for x in range(34) for _ in range(left[x])]
-    header = {"ccmj_log": 5, "seed": 1, "rules": "default", "hands": 1, "sessions": 1,
+    header = {"ccmj_log": LOG_VERSION, "seed": 1, "rules": "default", "hands": 1, "sessions": 1,
               "policy": ["baseline"] * 4, "rv": [int(x) for x in v.vector],
               "tp": [7, 2], "bots": [[0] * TL.N_KNOBS for _ in range(4)]}  # fmt: skip
     seats = RV.SEATS

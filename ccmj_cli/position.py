@@ -35,7 +35,7 @@ SEAT_KEYS = {"hand", "count", "melds", "pond", "declared", "looked", "first_turn
 MELD_KEYS = {"meld", "kind", "from", "robbed"}
 WALL_KEYS = {"left", "tail_draws", "kongs"}
 BAO_KEYS = {"state", "tile", "dice", "stack", "lower"}
-LAST_KEYS = {"event", "seat", "tile", "kind", "declared"}
+LAST_KEYS = {"event", "seat", "tile", "kind", "declared", "special_laid"}
 
 
 class PositionError(CcmjError):
@@ -140,6 +140,7 @@ class Position:
     add_kind: int = 0  # kong_add: 1 加杠, 2 补
     declared_with: bool = False  # discard: the seat declared (报听) with it
     raw: dict = field(default_factory=dict)
+    special_laid: bool = False  # the seat on turn laid a 3-tile special kong since his tile
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -212,6 +213,7 @@ class Position:
         p = cls(
             v, dealer, seats, left, tail_draws, kongs, state, b_tile, dice, stack, lower, ev, cur,
             tile, add_kind, _bool(last, "declared", "last"), data,
+            special_laid=_bool(last, "special_laid", "last"),
         )  # fmt: skip
         p._check()
         return p
@@ -272,6 +274,11 @@ class Position:
             _fail("last.event", f"{name} is on turn by a claim but has no claimed meld")
         if self.declared_with and not (self.event == "discard" and sp.declared):
             _fail("last.declared", "only a discard by a declared seat can declare with it")
+        if self.special_laid and not (
+            self.holding() == self.cur
+            and any(m.is_special and len(m.tiles) == 3 for m, _ in sp.melds)
+        ):
+            _fail("last.special_laid", f"{name} is not on turn with a 3-tile special kong laid")
         # claimed discards: each claimed meld takes one discard of the seat it names, but a
         # pung robbed from a 补 (抢叉), whose tile never reached the pond
         for s, o in enumerate(self.seats):
@@ -392,6 +399,7 @@ class Position:
             g[TL.G_PEND_KIND] = self.add_kind
         if self.declared_with:
             g[TL.G_DECL_DISC] = self.cur
+        g[TL.G_LAID] = 1 if self.special_laid else 0
         if self.bao_state == "rolled":
             g[TL.G_BAO] = self.bao_tile
             g[TL.G_BAO_VER] = 1
@@ -456,6 +464,8 @@ class Position:
             last["kind"] = "jiagang" if self.add_kind == 1 else "bu"
         if self.declared_with:
             last["declared"] = True
+        if self.special_laid:
+            last["special_laid"] = True
         rules = self.raw.get("rules", self.variant.name) if self.raw else self.variant.name
         return {
             "rules": rules,
@@ -608,6 +618,8 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
             last = {"event": "draw", "seat": cur, "tile": T.tile_name(drawn)}
         else:
             last = {"event": "claim", "seat": cur}
+        if g[TL.G_LAID]:
+            last["special_laid"] = True
     elif ph == TL.PH_CLAIM:
         last = {"event": "discard", "seat": cur, "tile": T.tile_name(int(g[TL.G_PENDING]))}
         if g[TL.G_DECL_DISC] == g[TL.G_CUR]:

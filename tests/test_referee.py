@@ -248,6 +248,33 @@ def test_at_on_a_log_whose_rules_file_is_gone(tmp_path):
     assert state_at(load_record(str(plain)), 0, 3)["position"]["rules"] == "mil2024"
 
 
+def test_at_every_special_kong_the_next_one_is_offered(logs):
+    """At --at a 3-tile special kong (喜杠, 幺蛋, 九蛋), the seat is still in its first turn: a
+    second special kong the record lays next is among the legal actions (the stop cleared the
+    first-turn flag, so actions called it special_kong_timing), and no 自摸 is offered before
+    a tile comes (the engine judges a win when one comes; the position says special_laid)."""
+    from ccmj_cli.actions import legal_actions
+    from ccmj_cli.referee import state_at
+
+    seen = 0
+    for which in ("default", "mil2024"):
+        rec = load_record(str(logs[which]))
+        for k, h in enumerate(rec.all_hands()):
+            ev = h.events
+            for i in range(len(ev) - 1):
+                if int(ev[i][0]) != TL.EV_SPECIAL or int(ev[i][4]) != 3:
+                    continue
+                p = state_at(rec, k, i)["position"]
+                seat = "ESWN"[int(ev[i][1])]
+                assert p["last"].get("special_laid") is True, (which, h.number, i)
+                acts = legal_actions(p)["seats"].get(seat, {})
+                assert "win" not in acts
+                if int(ev[i + 1][0]) == TL.EV_SPECIAL and int(ev[i + 1][1]) == int(ev[i][1]):
+                    assert "special_kong" in acts, (which, h.number, i, acts)
+                    seen += 1
+    assert seen >= 1
+
+
 def test_at_the_roll_and_the_look_stop_before_the_draw():
     """--at the bao's roll / S's look: S has looked (at the look) but not yet drawn his 4m, and
     the wall still holds it (the replay stops at the event, not after the draw behind it)."""

@@ -109,6 +109,33 @@ def test_special_kong_repeat(rules):
         assert fb == sorted(bu + ["E special_kong 1z special_kong_repeat"])
 
 
+# ------------------------------------------------------------------ a 3-tile special kong brings no tile
+@pytest.mark.parametrize("rules", BOTH)
+def test_no_win_after_a_three_tile_special_kong_until_a_tile_comes(rules):
+    # S (first turn) drew 3m and laid out 喜杠 [567z] from 123m456p789s11s 567z: his 11 tiles
+    # 123m 456p 789s 11s with the kong are a complete hand, but the kong brought no tile (a
+    # win is judged when one comes: at the draw, 567z were no set and the hand no win), so
+    # after it he discards; the 自摸 is forbidden (no_win_chance). The same hand given as just
+    # drawn, with 567z already laid before the draw (no flag), may win 自摸 on 3m: 1 + 自摸 1 +
+    # 夹 (边张 12m) 1 = 3 fan (a special kong breaks 门清 under both).
+    seats = {"E": {"count": 13, "pond": ["1z"], "first_turn": False},
+             "S": {"hand": "123m456p789s11s", "melds": [{"meld": "[567z]"}], "first_turn": True},
+             "W": {"count": 13}, "N": {"count": 13}}  # fmt: skip
+    laid = make(seats, {"event": "draw", "seat": "S", "tile": "3m", "special_laid": True}, rules)
+    drawn = make(seats, {"event": "draw", "seat": "S", "tile": "3m"}, rules)
+    acts, fb = summary(legal_actions(laid, explain=True))
+    acts0, fb0 = summary(legal_actions(drawn, explain=True))
+    assert "win 3m self fan=3" in acts0["S"]
+    assert acts["S"] == [a for a in acts0["S"] if a != "win 3m self fan=3"]
+    assert sorted(fb) == sorted(fb0 + ["S win 3m no_win_chance"])
+    # the flag reads back, and only where it means something
+    assert Position.from_json(laid).to_json()["last"]["special_laid"] is True
+    no_kong = make({**seats, "S": {"hand": "123m456p789s11s567z", "first_turn": True}},
+                   {"event": "draw", "seat": "S", "tile": "3m", "special_laid": True}, rules)
+    with pytest.raises(PositionError, match="special_laid"):
+        Position.from_json(no_kong)
+
+
 # ------------------------------------------------------------------ the wall's end and 荒庄
 HAND = "123m456p789s111z5m"
 # a 14-tile hand 123m456p789s111z55m (S drew 5m): complete (单调 5m). Each discard's waits, by

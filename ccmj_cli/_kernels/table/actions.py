@@ -49,6 +49,7 @@ from .layout import (
     G_CUR,
     G_DEALER,
     G_DRAWN,
+    G_LAID,
     G_HEAD,
     G_NO_BAO,
     G_PEND_KIND,
@@ -296,8 +297,16 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
     if drawn >= 0:
         last = _was_win_only(g, tp, rv)
         must = must_win_bao(rv, tb, tab, ws)
-    # 胡 on the drawn tile: 摸宝 first (he has seen the bao and drew its kind), else 自摸
-    if drawn >= 0:
+    # 胡 on the drawn tile: 摸宝 first (he has seen the bao and drew its kind), else 自摸; not
+    # after a 3-tile special kong laid since the draw (no tile came: the engine judges a win
+    # when a tile comes, and the drawn tile may be in the kong)
+    if drawn >= 0 and g[G_LAID]:
+        if c[drawn] > 0:  # (--explain: the 自摸 the hand would be, forbidden)
+            c[drawn] -= 1
+            if can_win(ps, cur, c, drawn, ms[cur], conc, melded, own, rv, tb, rd):
+                n = _row(out, n, A_WIN, cur, drawn, HOW_SELF, -1, C.NO_WIN_CHANCE, 0, 0, 0)
+            c[drawn] += 1
+    elif drawn >= 0:
         if sees_bao(ps, g, cur) and drawn == g[G_BAO]:
             c[drawn] -= 1
             own_tiles(conc, melded, cur, own)

@@ -11,6 +11,7 @@ from ..jit import njit
 from ..layout import (
     HONOR,
     HOW_DISCARD,
+    MELD_ANKONG,
     MELD_CHOW,
     MELD_KONG,
     MELD_PUNG,
@@ -30,6 +31,7 @@ from .layout import (
     G_CUR,
     G_DEALER,
     G_DRAWN,
+    G_LAID,
     G_KONGS,
     G_STOP,
     P_FIRST,
@@ -108,6 +110,28 @@ def make_pung(tab, ws, s, t):
 
 
 @njit(cache=True)
+def lay_kong(rv, res, tab, ws, s, kt, kind):
+    """Seat s lays a kong of kt and is paid its kong money: MELD_ANKONG his four concealed
+    (暗杠), MELD_KONG his three and the discard in the pond (明杠)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    melded[s, kt] += 4
+    if kind == MELD_ANKONG:
+        conc[s, kt] -= 4
+        ankong[s, kt] += 4
+    else:
+        conc[s, kt] -= 3
+        pond[kt] -= 1
+        exposed[kt] += 4
+    for i in range(4):
+        mt[i] = kt
+    add_meld(mrec, nm, ms, s, kind, 4, mt)
+    pay_kong(kpay, s, kind, kt, 0, rv)
+    g[G_KONGS] += 1
+    res[R_KONGS] += 1
+
+
+@njit(cache=True)
 def _take_turn(g, ps, s, drawn, rv):
     """Seat s is on turn after a claim: his first turn is over, but under special_kong_timing
     first_turn a claim may enter it (he may then lay out special kongs, not add to them; under
@@ -115,6 +139,7 @@ def _take_turn(g, ps, s, drawn, rv):
     claim changed his hand: a passed win bars nothing more (过水)."""
     g[G_CUR] = s
     g[G_DRAWN] = drawn
+    g[G_LAID] = 0
     if rv[RV_SPECIAL_KONG_TIMING] == SPECIAL_FIRST_TURN and ps[s, P_FIRST] != 0:
         ps[s, P_FIRST] = 2  # his first discard turn, entered by a claim
     else:
@@ -151,16 +176,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             ms_with_pung(ms, s, d, True, ms2)
             bare = pung_refused_shoubayi(conc, melded, s, d, ms2, rv, tb, buf)
         if conc[s, d] == 3 and can_draw(g, tp, rv) and wants_mingkong(tab, ws, s, d, bots, rv, tb):
-            pond[d] -= 1
-            conc[s, d] -= 3
-            melded[s, d] += 4
-            exposed[d] += 4
-            for i in range(4):
-                mt[i] = d
-            add_meld(mrec, nm, ms, s, MELD_KONG, 4, mt)
-            pay_kong(kpay, s, MELD_KONG, d, 0, rv)
-            g[G_KONGS] += 1
-            res[R_KONGS] += 1
+            lay_kong(rv, res, tab, ws, s, d, MELD_KONG)
             event(ev, g, EV_MINGKONG, s, d, 0, cur)
             if g[G_STOP]:
                 return CLAIM_MELD  # (scripted: the kong asked for; its replacement comes after)

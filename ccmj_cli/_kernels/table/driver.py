@@ -220,8 +220,8 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
             r = self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu)
             if r != KONG_AGAIN:
                 break
-        if g[G_WINNER] >= 0:
-            break
+        if g[G_WINNER] >= 0 or g[G_STOP]:
+            break  # (a scripted stop: the state as the event left it, his first turn too)
         cur = g[G_CUR]  # (a robbed 补: the robber discards)
         ps[cur, P_FIRST] = 0
 

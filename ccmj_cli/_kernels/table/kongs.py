@@ -39,7 +39,7 @@ from ..layout import (
 from ..melds import classify_bracket, classify_sanyaoji, special_base
 from .bao import check_bao_dead, look_at_draw
 from .bots import choose_self_kong, wants_bao_kong, wants_pung
-from .claims import make_pung, win_claim
+from .claims import lay_kong, make_pung, win_claim
 from .layout import (
     EV_ANKONG,
     EV_BAO_KONG,
@@ -52,6 +52,7 @@ from .layout import (
     G_BAO,
     G_CUR,
     G_DRAWN,
+    G_LAID,
     G_KONGS,
     G_NEV,
     G_STOP,
@@ -191,6 +192,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
             mt[i] = grp[i]
         add_meld(mrec, nm, ms, cur, kind, n, mt)
         ps[cur, P_SPECIAL + kind - MELD_XUANFENG] += 1
+        g[G_LAID] = 1 if draws == 0 else 0  # (no tile came: no 胡 before the next one)
         pay_kong(kpay, cur, kind, grp[0], bu, rv)
         g[G_KONGS] += 1
         res[R_KONGS] += 1
@@ -203,22 +205,6 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
             event(ev, g, EV_TAIL, cur, t, 0, 0)
             return True
     return False
-
-
-@njit(cache=True)
-def lay_ankong(rv, res, tab, ws, cur, kt):
-    """Seat cur lays his four concealed kt as a 暗杠 (and is paid its kong money)."""
-    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
-    conc[cur, kt] -= 4
-    melded[cur, kt] += 4
-    ankong[cur, kt] += 4
-    for i in range(4):
-        mt[i] = kt
-    add_meld(mrec, nm, ms, cur, MELD_ANKONG, 4, mt)
-    pay_kong(kpay, cur, MELD_ANKONG, kt, 0, rv)
-    g[G_KONGS] += 1
-    res[R_KONGS] += 1
 
 
 @njit(cache=True)
@@ -274,7 +260,7 @@ def bao_kongs(wall, dice, rv, tb, tp, bots, ev, res, tab, ws):
             break
         kt = take_out(wall, g, conc, taken, cur)
         if kk == 0:
-            lay_ankong(rv, res, tab, ws, cur, kt)
+            lay_kong(rv, res, tab, ws, cur, kt, MELD_ANKONG)
             gk = 0
         else:
             conc[cur, kt] -= 1
@@ -300,7 +286,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
     if kt < 0:
         return KONG_NONE
     if kk == 0:  # 暗杠
-        lay_ankong(rv, res, tab, ws, cur, kt)
+        lay_kong(rv, res, tab, ws, cur, kt, MELD_ANKONG)
         event(ev, g, EV_ANKONG, cur, kt, 0, 0)
     else:
         # 加杠 / 补 can be robbed: 胡 first (抢杠胡), then 碰 on a 补 tile (抢叉)

@@ -62,7 +62,9 @@ G_OFF = 37  # 5 slots: the event the engine offered where the record differs (EV
 G_NHOLE = 42  # wall positions emptied by 用宝 kongs (bao_kong: the bao tile taken out of the wall)
 G_HOLE = 43  # their positions (up to N_HOLE): draws step over them, they are not left
 N_HOLE = 16
-G_LEN = G_HOLE + N_HOLE
+G_LAID = G_HOLE + N_HOLE  # 1: the seat on turn laid a 3-tile special kong since his last tile came
+#                           (no 胡 until one comes: a win needs a new tile, RULES §2)
+G_LEN = G_LAID + 1
 
 # a record's wall when its tiles are unknown (a hand-written record): 136 positions (-1 where
 # unknown), then the record's head draws, tail draws and bao tiles in order, which the draws

@@ -19,6 +19,7 @@ from .layout import (
     G_BAO,
     G_BAO_POS,
     G_DRAWN,
+    G_LAID,
     G_HEAD,
     G_HOLE,
     G_KONGS,
@@ -220,6 +221,7 @@ def take(wall, g, conc, taken, s, from_tail):
     conc[s, t] += 1
     taken[s, t] += 1
     g[G_DRAWN] = t
+    g[G_LAID] = 0
     return t
 
 

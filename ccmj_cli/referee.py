@@ -189,7 +189,6 @@ def _read_log(path: str, header: dict) -> Record:
     return Record(log_rules(header), rv, tp, None, path)
 
 
-
 def _log_hands(path: str):
     """The hands of a simulate log, read as they come (the wall known: 136 tiles)."""
     with open(path, encoding="utf-8") as f:

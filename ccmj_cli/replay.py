@@ -161,8 +161,8 @@ def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.nda
     with output_file(path) as f:
         header = {
             "ccmj_log": LOG_VERSION, "seed": plan.seed, "rules": v.name, "hands": plan.hands,
-            "variant": v.to_dict(), "sessions": plan.sessions, "policy": names, "rv": [int(x) for x in rv],
-            "tp": [int(x) for x in tp], "bots": bots.tolist(),
+            "variant": v.to_dict(), "sessions": plan.sessions, "policy": names,
+            "rv": [int(x) for x in rv], "tp": [int(x) for x in tp], "bots": bots.tolist(),
         }  # fmt: skip
         f.write(json.dumps(header, ensure_ascii=False) + "\n")
         rs = dealers = None

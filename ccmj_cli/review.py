@@ -78,6 +78,7 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             R._check_record(path, i + 2, rec)
             recs.append(rec)
     R._check_header(path, header)
+    rules = R.log_rules(header)  # (once: it may load a variant)
     out = []
     for rec in recs:
         dealer = SEATS.index(rec["dealer"])
@@ -86,7 +87,7 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
         )
         out.append(HandRecord(rec["hand"], dealer, start, [list(e) for e in rec["events"]],
-                              np.array(header["rv"], np.int64), R.log_rules(header)))  # fmt: skip
+                              np.array(header["rv"], np.int64), rules))  # fmt: skip
     return out
 
 

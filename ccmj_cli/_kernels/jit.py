@@ -130,18 +130,46 @@ def _compile(fn, kwargs: dict, sigs: tuple = ()):
     install()  # a terminal sees what compiles on a first run (nothing when the cache is warm)
 
     if not cached:
-        return _eager(numba_njit(**{**kwargs, "cache": False})(fn), sigs)
+        return _eager(_plain_calls(numba_njit(**{**kwargs, "cache": False})(fn)), sigs)
     try:
         disp = numba_njit(**kwargs)(fn)
     except RuntimeError:  # "cannot cache function ...: no locator available"
         from .cache import note
 
         note("the compiled kernels cannot be cached (no writable folder): compiling them")
-        return _eager(numba_njit(**{**kwargs, "cache": False})(fn), sigs)
+        return _eager(_plain_calls(numba_njit(**{**kwargs, "cache": False})(fn)), sigs)
     inner = getattr(disp, "_cache", None)
     if inner is not None and hasattr(inner, "load_overload"):
         disp._cache = _SafeCache(inner)
-    return _eager(disp, sigs)
+    return _eager(_plain_calls(disp), sigs)
+
+
+def _plain_calls(disp):
+    """Make a kernel called from another compile for the plain types of the call's arguments
+    (int64 for ``0``, bool for ``True``), not for each literal value: Numba types a constant
+    argument as a literal and compiled a callee once per combination of literals at its call
+    sites (a small helper 25 times, the win judgment 4). A kernel that does need a literal (a
+    tuple indexed by an argument) still gets it: the plain typing fails and the call is typed
+    as written."""
+    if not hasattr(disp, "get_call_template"):
+        return disp  # (NUMBA_DISABLE_JIT: the plain function)
+    from numba.core import types
+    from numba.core.errors import TypingError
+
+    typed = disp.get_call_template
+
+    def get_call_template(args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        plain_kws = {k: types.unliteral(a) for k, a in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return typed(plain, plain_kws)
+            except TypingError:
+                pass
+        return typed(args, kws)
+
+    disp.get_call_template = get_call_template
+    return disp
 
 
 def _eager(disp, sigs: tuple):

@@ -22,6 +22,7 @@ from ._kernels import layout as L
 from ._kernels.table import layout as TL
 from ._kernels.table.codes import CODE_NAMES
 from .errors import HandError, UsageError, VariantError
+from .rules import rule_vector
 from .replay import HOW_NAMES, DECLARED_NAMES, SEATS, LOG_VERSION, event_text, log_rules
 
 ANY = TL.ANY
@@ -165,9 +166,7 @@ def _variant(spec):
     from .simulate import table_params
 
     v = load_variant(spec)
-    # a writable copy, as a log's header gives it: a read-only rule vector would be another
-    # specialisation of the scripted engine (minutes of compiling on a log's first referee)
-    return v.name, np.array(v.vector, np.int64), np.array(table_params(v), np.int64)
+    return v.name, v.vector, table_params(v)  # (the array types a log's header gives too)
 
 
 _TILE_IDX = {T.tile_name(t): t for t in range(L.N_KINDS)}
@@ -180,7 +179,7 @@ def _read_log(path: str, header: dict) -> Record:
             f"format {LOG_VERSION} (write it again with ccmj simulate --log)"
         )
     try:
-        rv = np.array(header["rv"], np.int64)
+        rv = rule_vector(header["rv"])
         tp = np.array(header["tp"], np.int64)
     except (KeyError, TypeError, ValueError):
         raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")

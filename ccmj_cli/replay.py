@@ -18,6 +18,7 @@ from ._kernels.table import layout as TL
 from ._kernels.tables import tables
 from ._kernels.useful import useful_tables
 from .errors import HandError, UsageError, VariantError
+from .rules import rule_vector
 
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
@@ -114,7 +115,7 @@ def _record(rs, dealers, counts, rv, tp, bots) -> dict:
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     a = record_arrays(int(counts.sum()))
     K.record_pieces(
-        rs, dealers, counts, offsets, rv, tables(), useful_tables(), tp, bots, a["walls"],
+        rs, dealers, counts, offsets, rule_vector(rv), tables(), useful_tables(), tp, bots, a["walls"],
         a["dices"],
         a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
     )  # fmt: skip
@@ -381,7 +382,7 @@ def rerun(header: dict, rec: dict):
     wall = np.array([T.tile_index(t) for t in rec["wall"]], np.int64)
     dice = np.ones(TL.N_DICE, np.int64)  # the dice the hand did not roll play no part
     dice[: len(rec["dice"])] = rec["dice"]
-    rv = np.array(header["rv"], np.int64)
+    rv = rule_vector(header["rv"])
     tp = np.array(header["tp"], np.int64)
     bots = np.array(header["bots"], np.int64)
     dealer = SEATS.index(rec["dealer"])
@@ -390,6 +391,7 @@ def rerun(header: dict, rec: dict):
 
 def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:
     """Play one hand from a fixed wall; returns its result, events and final state (arrays)."""
+    rv = rule_vector(rv)  # (a writable copy would compile the whole engine again for its type)
     ev = np.zeros((TL.MAX_EVENTS, TL.EV_COLS), np.int64)
     res = np.zeros(TL.R_LEN, np.int64)
     tab = K.new_table()

@@ -33,7 +33,7 @@ from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import layout as TL
 from .errors import HandError, UsageError
-from .rules import Variant
+from .rules import Variant, rule_vector
 
 SEATS = ("E", "S", "W", "N")
 KINDS = ("discard", "claim", "kong", "declare", "bao_change")
@@ -87,7 +87,7 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
         )
         out.append(HandRecord(rec["hand"], dealer, start, [list(e) for e in rec["events"]],
-                              np.array(header["rv"], np.int64), rules))  # fmt: skip
+                              rule_vector(header["rv"]), rules))  # fmt: skip
     return out
 
 

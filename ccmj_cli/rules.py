@@ -403,6 +403,15 @@ class Variant:
         return rv
 
 
+def rule_vector(values) -> np.ndarray:
+    """A rule vector from its values (a log's header): read-only int64, as ``Variant.vector``
+    gives it. Every kernel then sees one array type; a writable rule vector would compile the
+    whole engine once more for it (minutes, on a machine's first ``referee`` or ``replay``)."""
+    rv = np.array(values, np.int64)
+    rv.setflags(write=False)
+    return rv
+
+
 def xiaoji_mode(o) -> int:
     """The 幺鸡 mode (XIAOJI_*) of a variant's options: xiaoji_feidan, then xiaoji_wildcard."""
     if not o["xiaoji_feidan"]:

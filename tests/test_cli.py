@@ -305,7 +305,10 @@ def test_shell_completion_completes_commands_and_options():
 
     assert complete("ccmj wa") == ["waits", "warm-up"]
     assert complete("ccmj odds --pl") == ["--plot"]
-    r = subprocess.run([*exe, "--show-completion", "bash"], capture_output=True, text=True)
+    # --show-completion prints the script of the shell it runs in (found from the process
+    # tree): run it from bash (`; true` keeps bash from exec-ing it, which would hide bash)
+    r = subprocess.run(["bash", "-c", f"'{exe[0]}' --show-completion; true"],
+                       capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 0 and "_CCMJ_COMPLETE" in r.stdout, r.stderr
 
 

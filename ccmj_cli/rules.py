@@ -93,9 +93,16 @@ QUOTE = 80  # at most this many characters of a value in an error message
 
 
 def _quote(value) -> str:
-    """``repr(value)``, cut to QUOTE characters (the structure is bounded, so repr is)."""
+    """``repr(value)``, cut to about QUOTE characters (the structure is bounded, so repr is).
+    A long string keeps both ends and its quotes (a deep path still shows its file name, and
+    the rest of the message is not read as part of it)."""
     text = repr(value)
-    return text if len(text) <= QUOTE else text[: QUOTE - 3] + "..."
+    if len(text) <= QUOTE:
+        return text
+    if isinstance(value, str):
+        head = (QUOTE - 5) // 3
+        return repr(value[:head] + "..." + value[-(QUOTE - 5 - head) :])
+    return text[: QUOTE - 3] + "..."
 
 
 class _DuplicateKey(yaml.YAMLError):

@@ -381,6 +381,24 @@ def test_shanten_many_rejects_bad_arrays(n):
 # --------------------------------------------------------------------------- 14-tile 牌理 view
 
 
+def _live_shanten(c, own) -> int:
+    """The shanten ``ccmj shanten`` reports: the structural one (the bulk kernel), where a wait
+    held four times (every copy the player's own, melds included) is no wait — a tenpai whose
+    waits are all such is 1-shanten (2222444555m[3333m]: the 2m wait is a fifth copy)."""
+    sh = int(H.shanten_many(c[None, :])[0])
+    if sh != 0:
+        return sh
+    if int(c.sum()) % 3 == 1:
+        return 0 if any(own[t] < 4 for t in naive.structural_waits(c, fifth=True)) else 1
+    for d in np.flatnonzero(c):
+        rest, left = c.copy(), own.copy()
+        rest[d] -= 1
+        left[d] -= 1
+        if _live_shanten(rest, left) == 0:
+            return 0
+    return 1
+
+
 @settings(max_examples=S.examples(80))
 @given(S.tenpai_hands(max_melds=2), st.integers(0, 33), S.variants())
 def test_shanten_14_discards_equal_naive(h, extra, v):
@@ -389,16 +407,19 @@ def test_shanten_14_discards_equal_naive(h, extra, v):
     _, _, concealed, ms = h
     own = S.counts(concealed + [t for _, ts in ms for t in ts])
     assume(own[extra] < 4)
+    own[extra] += 1  # the 14-tile hand's own tiles, melds included
     tiles = sorted(concealed + [extra])
     r = H.shanten(S.hand_text(tiles, ms), rules=v)
     c = S.counts(tiles)
-    assert r.shanten == H.shanten_many(c[None, :])[0]
+    assert r.shanten == _live_shanten(c, own)
     assert sorted(idx(d.tile) for d in r.discards) == sorted(set(tiles))
     for d in r.discards:
         rest = list(tiles)
         rest.remove(idx(d.tile))
         rc = S.counts(rest)
-        assert d.shanten == H.shanten_many(rc[None, :])[0]
+        own_rest = own.copy()
+        own_rest[idx(d.tile)] -= 1
+        assert d.shanten == _live_shanten(rc, own_rest)
         if d.shanten == 0:
             ans = naive.waits(T.parse_hand(S.hand_text(rest, ms)), opts(v))
             legal = [t for t, vd in ans.verdicts.items() if vd.legal]
@@ -407,6 +428,14 @@ def test_shanten_14_discards_equal_naive(h, extra, v):
             assert d.legal_waits is None
     keys = [(d.shanten, -d.useful_total) for d in r.discards]
     assert keys == sorted(keys)
+
+
+def test_shanten_14_a_discard_leaving_only_a_fifth_copy_wait_is_1_shanten():
+    # 12222444555m[3333m]: without the 1m, 222 444 555 + 2m waits on a fifth 2m (the other
+    # shapes need a 3m, all four in the kong): 1-shanten; without a 2m, 1m waits (3 live)
+    r = H.shanten("12222444555m[3333m]")
+    got = {d.tile: d.shanten for d in r.discards}
+    assert r.shanten == 0 and got["2m"] == 0 and got["1m"] == 1
 
 
 # --------------------------------------------------------------------------- API consistency

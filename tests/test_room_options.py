@@ -117,6 +117,19 @@ def test_bad_stakes_exit_3(tmp_path, value, why):
     assert res.exit_code == 3 and why in res.stderr and "stakes" in res.stderr
 
 
+def test_a_deep_variant_path_is_cut_in_the_middle_and_the_key_still_named(tmp_path):
+    # a path longer than the quote limit keeps its quotes and its file name: the message went
+    # "...bad.y....'stakes'" (the closing quote cut, the key's quotes read as part of the path)
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    p = deep / "bad.yaml"
+    p.write_text("stakes: 135\n", encoding="utf-8")
+    res = runner.invoke(app, ["rules", "--rules", str(p)])
+    assert res.exit_code == 3, res.stderr
+    assert "e/bad.yaml': key 'stakes': expected null or a list" in res.stderr, res.stderr
+    assert len(res.stderr.splitlines()[0]) < 220
+
+
 # --------------------------------------------------------------------------- a discarding dealer
 
 

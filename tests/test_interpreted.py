@@ -133,6 +133,22 @@ def test_a_first_run_builds_the_tables_in_a_child_and_still_runs_interpreted(tmp
     assert any(tmp_path.glob("tables-v*/manifest.json"))
 
 
+def test_jit_0_runs_the_compiled_only_kernels_interpreted_too(tmp_path):
+    """CCMJ_JIT=0 on a cache with the tables but no compiled kernel: `batch`, whose kernels
+    were always compiled, called the interpreted notation kernels and failed typing them (a
+    TypingError traceback; a warm cache hid it: the cached machine code types no callee)."""
+    import shutil
+
+    tables()
+    for folder in Path(os.environ["CCMJ_CACHE_DIR"]).glob("tables-v*"):
+        shutil.copytree(folder, tmp_path / folder.name)
+    wins = str(Path(__file__).parents[1] / "examples" / "wins.csv")
+    plain, last = run_ccmj("batch", wins, CCMJ_CACHE_DIR=str(tmp_path), CCMJ_JIT="0")
+    compiled, compiled_last = run_ccmj("batch", wins)
+    assert last.split()[1] == compiled_last.split()[1] == "4"  # one bad row, the rest scored
+    assert plain == compiled and len(plain) == 9
+
+
 def test_a_handful_of_stdin_lines_runs_interpreted_a_batch_compiled():
     """Up to SMALL_BATCH stdin lines are answered interpreted (a shell script piping one hand
     should not pay Numba's start-up); more run compiled. Same answers, line numbers kept."""

@@ -92,7 +92,18 @@ def compiled_njit(*args, **kwargs):
     stale; a writable temporary folder if the cache folder is not writable), or the kernel is
     compiled uncached when no folder can be written ("no locator available" never raises); a
     damaged cache file is a cache miss, never an error. Modules that only ever run compiled
-    (they use Numba's typed containers, prange, ...) decorate with this directly."""
+    (they use Numba's typed containers, prange, ...) decorate with this directly.
+
+    Under ``CCMJ_JIT=0`` they too are the plain functions: the kernels they call are, and a
+    compiled kernel cannot call a Python function (``CCMJ_JIT=0 ccmj batch`` failed on a cold
+    cache; a warm one hid it, the cached machine code needing no callee). Python runs
+    ``prange`` as ``range``."""
+    global _decorated
+    _decorated = True  # (interpret() after this would mix compiled callers and plain callees)
+    if INTERPRETED:
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return args[0]
+        return lambda fn: fn
     if len(args) == 1 and callable(args[0]) and not kwargs:
         return _compile(args[0], {})
     # signatures (eager compile): the kernel compiles only these, and a call with other

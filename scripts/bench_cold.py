@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = {
     "waits": ["waits", "111m456p789s2345s"],
-    "batch": ["batch", "examples/wins.csv"],
+    "batch": ["batch", "examples/wins.csv"],  # 8 rows: interpreted (at most 256 are)
+    "batch-1000": ["batch", "{big}"],  # 1,000 rows (wins.csv's, repeated): compiled
     "odds": ["odds", "123m456p789s1112s", "--declare", "--trials", "2000", "--seed", "1"],
     "odds-exact": ["odds", "123m456p789s1112s", "--declare", "--exact", "-n", "6"],
     "simulate": ["simulate", "-n", "1000", "--seed", "1", "--no-progress"],
@@ -52,10 +53,15 @@ def main():
     names = args.only or list(COMMANDS)
     print(f"{'command':<12} {'cold wall':>10} {'cold CPU':>9} {'warm wall':>10} {'warm CPU':>9}")
     with tempfile.TemporaryDirectory(prefix="ccmj-bench-cold-") as tmp:
+        big = os.path.join(tmp, "wins-1000.csv")
+        header, *rows = (ROOT / "examples" / "wins.csv").read_text(encoding="utf-8").splitlines()
+        with open(big, "w", encoding="utf-8") as f:
+            f.write("\n".join([header, *(rows * 1000)[:1000]]) + "\n")
         for name in names:
             cache = os.path.join(tmp, name if args.separate else "shared")
-            cold = run(COMMANDS[name], cache)
-            warm = run(COMMANDS[name], cache)
+            command = [a.format(big=big) for a in COMMANDS[name]]
+            cold = run(command, cache)
+            warm = run(command, cache)
             bad = "" if cold[2] == warm[2] == 0 else f"  (exit {cold[2]}, {warm[2]})"
             print(f"{name:<12} {cold[0]:>9.1f}s {cold[1]:>8.1f}s {warm[0]:>9.1f}s "
                   f"{warm[1]:>8.1f}s{bad}", flush=True)  # fmt: skip

@@ -149,6 +149,32 @@ def test_jit_0_runs_the_compiled_only_kernels_interpreted_too(tmp_path):
     assert plain == compiled and len(plain) == 9
 
 
+def test_a_small_batch_file_runs_interpreted_a_large_one_compiled(tmp_path):
+    """`ccmj batch FILE` of at most SMALL_FILE_ROWS rows answers interpreted (a fresh install
+    answers in a second instead of compiling for half a minute); more rows run compiled. The
+    same rows either way."""
+    from ccmj_cli.cli.common import SMALL_FILE_ROWS
+
+    tables()
+    header, *rows = (Path(__file__).parents[1] / "examples" / "wins.csv").read_text().splitlines()
+    probe = (
+        "import sys; from ccmj_cli.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+        "from ccmj_cli._kernels import jit; print(jit.INTERPRETED, code)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CCMJ_JIT"}
+    outs = {}
+    for n in (SMALL_FILE_ROWS, SMALL_FILE_ROWS + 1):
+        path = tmp_path / f"w{n}.csv"
+        path.write_text("\n".join([header, *(rows * n)[:n]]) + "\n", encoding="utf-8")
+        out = subprocess.run([sys.executable, "-c", probe, "batch", str(path)], env=env,
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        *outs[n], outs[n, "mode"] = out.splitlines()
+    assert outs[SMALL_FILE_ROWS, "mode"] == "True 4"  # interpreted; exit 4: bad rows in it
+    assert outs[SMALL_FILE_ROWS + 1, "mode"] == "False 4"
+    assert outs[SMALL_FILE_ROWS + 1][:-1] == outs[SMALL_FILE_ROWS]
+
+
 def test_a_handful_of_stdin_lines_runs_interpreted_a_batch_compiled():
     """Up to SMALL_BATCH stdin lines are answered interpreted (a shell script piping one hand
     should not pay Numba's start-up); more run compiled. Same answers, line numbers kept."""

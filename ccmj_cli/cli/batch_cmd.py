@@ -12,7 +12,7 @@ import typer
 
 from .. import interrupts
 from ..errors import EXIT_BATCH_ERRORS, UsageError
-from .common import RulesOpt, handles_errors, stdin_stream, variant
+from .common import RulesOpt, choose_kernels_for_file, handles_errors, stdin_stream, variant
 from .files import bounded, output_file, refuse_protected, refuse_same_file
 
 # Input is read as UTF-8 (a BOM is dropped); a byte that is not UTF-8 is kept as a surrogate
@@ -115,6 +115,7 @@ def register(app: typer.Typer):
         One output row per input row, in order; a bad row gets its message in the error column
         and the run goes on (exit 4 at the end if any row failed).
         """
+        choose_kernels_for_file(file)  # (before any kernel module is imported)
         from .. import batch as B  # kernels load only when the command runs
 
         v = variant(rules)

@@ -68,9 +68,9 @@ def test_an_eager_kernel_compiles_once_for_every_integer_argument():
     compiles once per combination (``state.event`` did 29 times, with ``check_event``)."""
     from numba import njit
 
-    from ccmj_cli._kernels.jit import compiled_njit
+    from ccmj_cli._kernels.jit import njit as ccmj_njit
 
-    @compiled_njit("void(int64[:], int64, int64)", cache=False)
+    @ccmj_njit("void(int64[:], int64, int64)", cache=False)
     def put(out, i, x):
         out[i] = x
 

@@ -717,7 +717,7 @@ def test_a_fallback_folder_of_another_user_or_open_to_all_is_not_used(tmp_path):
 
 
 PROBE = """
-from .jit import compiled_njit as njit
+from .jit import njit
 from .probe_helper import helper
 
 
@@ -726,7 +726,7 @@ def probe():
     return helper() * 10
 """
 HELPER = """
-from .jit import compiled_njit as njit
+from .jit import njit
 
 
 @njit(cache=True)
@@ -742,11 +742,11 @@ def probe_copy(tmp_path, numba_direct=False) -> Path:
     root = tmp_path / ("plain" if numba_direct else "ccmj")
     shutil.copytree(ROOT / "ccmj_cli", root / "ccmj_cli",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    imp = "from numba import njit" if numba_direct else "from .jit import compiled_njit as njit"
+    imp = "from numba import njit" if numba_direct else "from .jit import njit"
     kernels = root / "ccmj_cli" / "_kernels"
-    (kernels / "probe.py").write_text(PROBE.replace("from .jit import compiled_njit as njit", imp))
+    (kernels / "probe.py").write_text(PROBE.replace("from .jit import njit", imp))
     (kernels / "probe_helper.py").write_text(
-        HELPER.replace("from .jit import compiled_njit as njit", imp)
+        HELPER.replace("from .jit import njit", imp)
     )
     return root
 

@@ -16,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from .bao import score_any
-from .jit import compiled_njit as njit
+from .jit import njit
 from .layout import (
     DISCARDER_DECLARED,
     DISCARDER_LOOKED,

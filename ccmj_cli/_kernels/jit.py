@@ -76,28 +76,16 @@ def _build_tables_compiled() -> None:
 
 
 def njit(*args, **kwargs):
-    """``numba.njit`` with the same arguments, or (interpreted) the function itself."""
-    global _decorated
-    _decorated = True
-    if INTERPRETED:
-        if len(args) == 1 and callable(args[0]) and not kwargs:
-            return args[0]
-        return lambda fn: fn
-    return compiled_njit(*args, **kwargs)
+    """``numba.njit`` with the same arguments, or (interpreted) the function itself.
 
-
-def compiled_njit(*args, **kwargs):
-    """``numba.njit``, always compiled, with the kernels' cache made safe: Numba's cache goes to
-    ccmj's own folder (``cache.numba_cache_dir``: per version and kernel sources, so never
-    stale; a writable temporary folder if the cache folder is not writable), or the kernel is
-    compiled uncached when no folder can be written ("no locator available" never raises); a
-    damaged cache file is a cache miss, never an error. Modules that only ever run compiled
-    (they use Numba's typed containers, prange, ...) decorate with this directly.
-
-    Under ``CCMJ_JIT=0`` they too are the plain functions: the kernels they call are, and a
-    compiled kernel cannot call a Python function (``CCMJ_JIT=0 ccmj batch`` failed on a cold
-    cache; a warm one hid it, the cached machine code needing no callee). Python runs
-    ``prange`` as ``range``."""
+    Compiled, the kernels' cache is made safe: Numba's cache goes to ccmj's own folder
+    (``cache.numba_cache_dir``: per version and kernel sources, so never stale; a writable
+    temporary folder if the cache folder is not writable), or the kernel is compiled uncached
+    when no folder can be written ("no locator available" never raises); a damaged cache file
+    is a cache miss, never an error. Interpreted, every kernel is the plain function, those of
+    the modules that run only in bulk (typed containers, ``prange``: Python runs it as
+    ``range``) too: a compiled kernel cannot call a plain one (``CCMJ_JIT=0 ccmj batch`` failed
+    so on a cold cache; a warm one hid it, cached machine code types no callee)."""
     global _decorated
     _decorated = True  # (interpret() after this would mix compiled callers and plain callees)
     if INTERPRETED:

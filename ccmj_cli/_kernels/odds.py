@@ -15,7 +15,7 @@ a chunk's outcome depends only on that seed, never on which thread ran it.
 
 import numpy as np
 
-from .jit import compiled_njit as njit
+from .jit import njit
 from .judge import LOOK_OK, W_COLS, W_LEGAL, judge_waits, judge_win, look_rule, may_declare
 from .layout import (
     HOW_DISCARD,

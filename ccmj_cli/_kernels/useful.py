@@ -16,7 +16,7 @@ fail are rebuilt.
 import numpy as np
 
 from .cache import load_tables, save_tables
-from .jit import compiled_njit as njit
+from .jit import njit
 from .tables import tables
 
 N_CHECK = 64  # rows re-computed on load

@@ -9,7 +9,7 @@ that differs, with the rule code the phase gives (``codes``). No rule is written
 import numpy as np
 from numba import prange
 
-from ..jit import compiled_njit as njit
+from ..jit import njit
 from ..layout import N_SEATS
 from .driver import play_hand
 from .layout import EV_COLS, G_BAD_EV, G_OFF, G_STOP, N_KNOBS, STOP_AT

@@ -115,8 +115,8 @@ def _record(rs, dealers, counts, rv, tp, bots) -> dict:
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     a = record_arrays(int(counts.sum()))
     K.record_pieces(
-        rs, dealers, counts, offsets, rule_vector(rv), tables(), useful_tables(), tp, bots, a["walls"],
-        a["dices"],
+        rs, dealers, counts, offsets, rule_vector(rv), tables(), useful_tables(), tp, bots,
+        a["walls"], a["dices"],
         a["results"], a["events"], a["concs"], a["melds"], a["n_melds"], a["ponds"], a["melded"],
     )  # fmt: skip
     return a
@@ -382,11 +382,10 @@ def rerun(header: dict, rec: dict):
     wall = np.array([T.tile_index(t) for t in rec["wall"]], np.int64)
     dice = np.ones(TL.N_DICE, np.int64)  # the dice the hand did not roll play no part
     dice[: len(rec["dice"])] = rec["dice"]
-    rv = rule_vector(header["rv"])
     tp = np.array(header["tp"], np.int64)
     bots = np.array(header["bots"], np.int64)
     dealer = SEATS.index(rec["dealer"])
-    return play_wall(wall, dealer, dice, rv, tp, bots)
+    return play_wall(wall, dealer, dice, header["rv"], tp, bots)
 
 
 def play_wall(wall, dealer, dice, rv, tp, bots) -> dict:

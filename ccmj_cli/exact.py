@@ -41,6 +41,7 @@ POOL = "hand_only"
 MAX_STATES = 400_000  # the graph's size limit (about 1 KB a state with its edges)
 WIDEN_STATES = 400_000  # widen while the next step should have fewer states than this
 GROWTH = 15  # a step of the search has about this many times the states of the one before
+FIRST_GROWTH = 40  # the first step off the straight path: up to this many times (far hands)
 
 
 @dataclass(frozen=True)
@@ -369,7 +370,13 @@ def analyze(
         lim = min(d0, n)
         solved = _solve(*args, lim, n, total, obj, max_states, stop, kill)
         gain = None
-        while lim < n and solved[0][2].shape[0] * GROWTH <= widen_states:
+        while lim < n:
+            size = solved[0][2].shape[0]
+            # the straight path alone is the restricted model (a draw that does not help is
+            # thrown at once): the first step off it is taken whenever it should fit at all
+            first = lim == d0 and size * FIRST_GROWTH <= max_states
+            if not first and size * GROWTH > widen_states:
+                break
             try:
                 wider = _solve(*args, lim + 1, n, total, obj, max_states, stop, kill)
             except BeyondReach:

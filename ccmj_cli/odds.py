@@ -47,6 +47,7 @@ DEFAULT_DRAWS = 17  # a whole hand: (136 - 53 dealt - 14 dead wall) / 4 players 
 METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_MOBAO, HOW_DUIBAO
 OPPONENTS = ("none", "random")
 Z95 = 1.959963984540054
+DETOUR_STATES = 150_000  # the unasked search's size limit
 AUTO_STATES = 25_000  # the exact search `odds` runs unasked: about a second a 5,000 states
 OBJECTIVES = ("win", "payment")  # (as ccmj_cli.exact, which is imported only when needed)
 POOLS = ("draws_leave", "hand_only")  # a drawn tile leaves the pool for good, or only while held
@@ -670,7 +671,9 @@ def odds(
     if want_exact:
         from . import exact as X
 
-        limit = max_states or X.MAX_STATES
+        # unasked: the one step off the straight path that is always taken stays within
+        # DETOUR_STATES (a few seconds), else the Monte Carlo answers
+        limit = max_states or (X.MAX_STATES if exact else DETOUR_STATES)
         try:
             found, notes, solver = _exact_all(h, setups, vis, n_draws, opponents, declare,
                                               bao_mode, v, dealer_seat, objective, limit, stop,

@@ -241,7 +241,11 @@ def _exact_method(ex: dict) -> str:
         return (
             f"exact (best play for {goal} over every play; pool hand_only; {ex['states']:,} states)"
         )
-    widened = "" if ex["gain"] is None else f", the last widening added +{ex['gain']:.6f}"
+    widened = (
+        ", the straight path only: a draw that does not help is thrown at once"
+        if ex["gain"] is None
+        else f", the last widening added +{ex['gain']:.6f}"
+    )
     return (
         f"region search: a lower bound, not the optimum (best play for {goal} over hands within "
         f"{ex['limit']} of a win counting new tiles{widened}; pool hand_only; "

@@ -4,6 +4,7 @@ locked tenpai hand against its closed form, and a Monte Carlo that plays the sol
 decisions in the same pool — 13 and 14 tiles, with and without melds, under several variants.
 """
 
+import json
 import math
 
 import numpy as np
@@ -270,6 +271,35 @@ def test_the_best_play_is_not_below_the_baseline_bot(hand, visible):
                  seed=5).results[0]  # fmt: skip
     se = math.sqrt(bot.p_win * (1 - bot.p_win) / bot.trials)
     assert ex.p_win >= bot.p_win - 3 * se, (hand, ex.p_win, bot.p_win)
+
+
+FAR = "2m5m7m8m9m5p8p7s7s2z4z5z5z"  # legal distance 5 (legal shanten 4)
+
+
+def test_a_far_hand_leaves_the_straight_path():
+    # the straight path alone (limit = distance 5: a draw that does not help is thrown) wins
+    # 0.0688 over 17 draws, below the baseline bot in the same pool (about 0.09); its 3,651
+    # states leave room for one step off it (121,531 states), which the unasked search takes
+    r = O.odds(FAR).results[0]
+    assert r.exact.legal_shanten == 4 and r.exact.limit == 6 and not r.exact.complete
+    assert r.exact.gain > 0.03
+    bot = O.odds(FAR, exact=False, pool="hand_only", trials=4000, seed=3).results[0]
+    se = math.sqrt(bot.p_win * (1 - bot.p_win) / bot.trials)
+    assert r.p_win >= bot.p_win - 3 * se, (r.p_win, bot.p_win)
+
+
+def test_a_straight_path_only_answer_says_so():
+    # legal distance 6: the straight path is 23,469 states, a step off it would pass the
+    # unasked search's size limit; the answer is the restricted model and is called that
+    from typer.testing import CliRunner
+
+    from ccmj_cli.cli import app
+
+    out = CliRunner().invoke(app, ["odds", "2m2m6p6p6p6p1s5s1z2z3z5z7z", "--json"])
+    ex = json.loads(out.stdout)["exact"]
+    assert ex["limit"] == 6 and ex["gain"] is None and not ex["complete"]
+    text = CliRunner().invoke(app, ["odds", "2m2m6p6p6p6p1s5s1z2z3z5z7z"]).stdout
+    assert "region search: a lower bound" in text and "the straight path only" in text
 
 
 def test_beyond_reach_and_bad_input():

@@ -188,7 +188,8 @@ def run_stoppable(fn, stop: np.ndarray, event, *args):
 
 
 _WARM = []
-_MEMOS = {}  # the rule vector's bytes -> (legal-distance memo, its masks), between analyses
+_MEMOS = {}  # the rule vector's bytes -> [(legal-distance memo, its masks)]: one per thread
+# that needed one at once (analyses side by side each keep theirs, none thrown away)
 _MEMO_LOCK = threading.Lock()
 
 
@@ -228,22 +229,26 @@ def _memo_take(rv):
     back with _memo_give."""
     key = rv.tobytes()
     with _MEMO_LOCK:
-        got = _MEMOS.pop(key, None)
-        if got is None and key not in _MEMO_SAVED:
+        free = _MEMOS.get(key)
+        got = free.pop() if free else None
+        if got is None:  # (a second thread at once: a copy of the saved one too)
             got = _memo_load(rv)
-            _MEMO_SAVED[key] = int(got[0][2][0])
-    return got if got is not None else (LG.new_memo(rv), LG.new_masks())
+            _MEMO_SAVED.setdefault(key, int(got[0][2][0]))
+    return got
 
 
 def _memo_give(rv, memo, mk) -> None:
     with _MEMO_LOCK:
-        _MEMOS[rv.tobytes()] = (memo, mk)
+        _MEMOS.setdefault(rv.tobytes(), []).append((memo, mk))
 
 
 def save_memos() -> None:
     """Save the memos that grew, for the next process (called at exit)."""
     with _MEMO_LOCK:
-        for key, (memo, mk) in _MEMOS.items():
+        for key, free in _MEMOS.items():
+            if not free:
+                continue
+            memo, mk = max(free, key=lambda m: int(m[0][2][0]))  # the one that grew most
             if int(memo[2][0]) > _MEMO_SAVED.get(key, 0):
                 rv = np.frombuffer(key, np.int64)
                 m = max(int(memo[2][0]), 16)  # (the rows in use; the arrays grow again)

@@ -267,3 +267,25 @@ def test_stdin_one_answer_a_line_and_bad_lines_reported():
     assert abs(lines[0]["p_win"] - 36 / 15129) < 1e-12 and lines[2]["p_win"] > 0
     r = odds("-", "-n", "2", "--value", "p_win", input="111m456p789s57s12z\n")
     assert r.exit_code == 0 and abs(float(r.stdout) - 36 / 15129) < 1e-12
+
+
+def test_stdin_with_threads_answers_the_same_lines_in_order(monkeypatch):
+    # -j 2: hands answered side by side, printed in input order, bad lines where they were
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # (one core would run them one by one)
+    hands = ["111m456p789s57s12z", "123m", "123m456p789s1112s", "46m456p78s557z[777z]",
+             "19m", "123m456p111s4679s"] * 2  # fmt: skip
+    text = "\n".join(hands) + "\n"
+    one = odds("-", "-n", "3", "--json", input=text)
+    two = odds("-", "-n", "3", "--json", "-j", "2", input=text)
+    assert one.exit_code == two.exit_code == 4
+
+    def lines(r):
+        out = [json.loads(x) for x in r.stdout.splitlines()]
+        for d in out:
+            d.pop("seconds", None)
+        return [(d.get("input"), d.get("hand"), d.get("p_win"), d.get("line")) for d in out]
+
+    assert lines(one) == lines(two) and len(lines(two)) == len(hands)
+    assert [x[3] for x in lines(two) if x[3] is not None] == [2, 5, 8, 11]

@@ -1,5 +1,6 @@
 """ccmj odds: exact and Monte Carlo odds of winning from a hand, per discard for 14 tiles."""
 
+import os
 import sys
 import threading
 import time
@@ -214,14 +215,27 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
     from ..errors import CcmjError
     from .common import stdin_lines
 
-    failed = 0
-    for i, line in stdin_lines():
+    def answer(line):
         try:
-            d = O.odds(line, rules=v, **kw).to_dict()
+            return O.odds(line, rules=v, **kw).to_dict(), None
         except CcmjError as e:
+            return None, e
+
+    threads = min(kw["threads"], os.cpu_count() or 1)  # (as odds itself: more only cost)
+    if threads > 1:  # --threads: hands answered side by side (the search runs without the GIL)
+        # one thread a hand; Ctrl-C reaches this thread only: it sets ``stop`` for the others
+        kw = dict(kw, threads=1, stop=threading.Event())
+        pairs = _side_by_side(stdin_lines(), answer, threads, kw["stop"])
+    else:
+        pairs = ((item, answer(item[1])) for item in stdin_lines())
+    failed = done = 0
+    for (i, line), (d, e) in pairs:
+        if e is not None:
             failed += 1
             err = {"input": line, "line": i, "error": e.message, "code": e.code}
             typer.echo(to_json(err) if json else f"{line}\terror: {e.message}")
+            done += 1
+            interrupts.say_when_interrupted(f"INTERRUPTED after {done} line(s) answered")
             continue
         if value is not None:
             typer.echo(_value_of(d, value))
@@ -229,6 +243,34 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
             typer.echo(to_json(d))
         else:
             typer.echo(render_odds(d) + "\n")
+        done += 1  # (each answer is flushed as it is printed)
+        interrupts.say_when_interrupted(f"INTERRUPTED after {done} line(s) answered")
     if failed:
         typer.echo(f"{failed} line(s) in error", err=True)
         raise typer.Exit(4)
+
+
+
+def _side_by_side(lines, answer, threads: int, stop):
+    """((line number, line), answer(line)) for each line in order, ``threads`` answers computed
+    at a time, a few lines ahead (the output streams as the input is read). On Ctrl-C (or any
+    error) ``stop`` is set, so the searches in flight end too."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    work = ThreadPoolExecutor(max_workers=threads)
+    ahead = deque()
+    try:
+        for item in lines:
+            ahead.append((item, work.submit(answer, item[1])))
+            if len(ahead) >= 2 * threads:
+                item0, f = ahead.popleft()
+                yield item0, f.result()
+        while ahead:
+            item0, f = ahead.popleft()
+            yield item0, f.result()
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        work.shutdown(wait=True, cancel_futures=True)

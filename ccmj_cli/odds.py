@@ -671,8 +671,8 @@ def odds(
     if want_exact:
         from . import exact as X
 
-        # unasked: the one step off the straight path that is always taken stays within
-        # DETOUR_STATES (a few seconds), else the Monte Carlo answers
+        # unasked: the first step off the straight path (always tried when it should fit)
+        # stays within DETOUR_STATES, a few seconds; beyond it the straight path answers
         limit = max_states or (X.MAX_STATES if exact else DETOUR_STATES)
         try:
             found, notes, solver = _exact_all(h, setups, vis, n_draws, opponents, declare,

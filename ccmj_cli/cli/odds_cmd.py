@@ -228,27 +228,23 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
         pairs = _side_by_side(stdin_lines(), answer, threads, kw["stop"])
     else:
         pairs = ((item, answer(item[1])) for item in stdin_lines())
-    failed = done = 0
-    for (i, line), (d, e) in pairs:
+    failed = 0
+    for done, ((i, line), (d, e)) in enumerate(pairs, 1):
         if e is not None:
             failed += 1
             err = {"input": line, "line": i, "error": e.message, "code": e.code}
             typer.echo(to_json(err) if json else f"{line}\terror: {e.message}")
-            done += 1
-            interrupts.say_when_interrupted(f"INTERRUPTED after {done} line(s) answered")
-            continue
-        if value is not None:
+        elif value is not None:
             typer.echo(_value_of(d, value))
         elif json:
             typer.echo(to_json(d))
         else:
             typer.echo(render_odds(d) + "\n")
-        done += 1  # (each answer is flushed as it is printed)
+        # (each line is flushed as it is printed)
         interrupts.say_when_interrupted(f"INTERRUPTED after {done} line(s) answered")
     if failed:
         typer.echo(f"{failed} line(s) in error", err=True)
         raise typer.Exit(4)
-
 
 
 def _side_by_side(lines, answer, threads: int, stop):

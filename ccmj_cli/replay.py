@@ -374,7 +374,10 @@ def _check_header(path, header: dict) -> None:
 
     vector("rv", L.RV_LEN, 0, 62)
     vector("tp", TL.TP_LEN, 0, 17)
-    vector("bots", None, 0, max(TL.KNOB_MAX), (L.N_SEATS, TL.N_KNOBS))
+    bots = header.get("bots")
+    width = len(bots[0]) if isinstance(bots, list) and bots and isinstance(bots[0], list) else 0
+    # (a log written before the newest weights has shorter rows: those weights were off)
+    vector("bots", None, 0, max(TL.KNOB_MAX), (L.N_SEATS, min(max(width, 12), TL.N_KNOBS)))
 
 
 def rerun(header: dict, rec: dict):
@@ -383,7 +386,9 @@ def rerun(header: dict, rec: dict):
     dice = np.ones(TL.N_DICE, np.int64)  # the dice the hand did not roll play no part
     dice[: len(rec["dice"])] = rec["dice"]
     tp = np.array(header["tp"], np.int64)
-    bots = np.array(header["bots"], np.int64)
+    bots = np.zeros((L.N_SEATS, TL.N_KNOBS), np.int64)
+    given = np.array(header["bots"], np.int64)
+    bots[:, : given.shape[1]] = given  # (an older log's rows lack the newest weights: off)
     dealer = SEATS.index(rec["dealer"])
     return play_wall(wall, dealer, dice, header["rv"], tp, bots)
 

@@ -75,6 +75,7 @@ BATCH = "ccmj_cli/batch.py"
 TABLE = "ccmj_cli/_kernels/table/"
 TABLE_TESTS = ("tests/test_table_rules19.py",)
 BAO_KONG_TESTS = ("tests/test_table_baokong.py",)
+EXPERT_TESTS = ("tests/test_expert.py",)
 MUTANTS = (
     # --- the four of the mutation run that found the holes (issue 15)
     Mutant(
@@ -530,6 +531,23 @@ MUTANTS = (
         "    if False:",
         "bao_kong: ccmj actions never offers the 用宝 kong",
         BAO_KONG_TESTS,
+    ),
+    # --- the expert's legal weight: caught by its own test file
+    Mutant(
+        "expert_discards_by_shanten",
+        TABLE + "bots.py",
+        "    if bots[s, K_LEGAL]:  # (sh: the legal shanten then)",
+        "    if False:  # (sh: the legal shanten then)",
+        "legal: the expert discards by standard shanten like the baseline",
+        EXPERT_TESTS,
+    ),
+    Mutant(
+        "expert_pungs_by_shanten",
+        TABLE + "bots.py",
+        "    if bots[s, K_LEGAL]:\n        ok, _dist, _v = legal_call(",
+        "    if False:\n        ok, _dist, _v = legal_call(",
+        "legal: the expert pungs by standard shanten like the baseline",
+        EXPERT_TESTS,
     ),
 )
 

@@ -138,7 +138,7 @@ def _discard_win(tab, ws, s, src, t, rv, tb):
     """(code, fan) of seat s winning on the tile t given up by ``src`` (a discard, or a robbed
     kong tile): the shared judgment (``settle.can_win``) and 过水."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if not can_win(ps, s, conc[s], t, ms[s], conc, melded, own2, rv, tb, rd):
         return C.WIN_NOT_LEGAL, -1
     dstate = declared_state(ps, g, src, rv)
@@ -156,7 +156,7 @@ def passed_fan(tab, ws, s, t, rv, tb):
     """The fan of the discard win on t that seat s passed (过水 keeps it, P_PASSED); -1 when his
     hand does not win on t."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if not can_win(ps, s, conc[s], t, ms[s], conc, melded, own2, rv, tb, rd):
         return -1
     return score_win(
@@ -168,7 +168,7 @@ def passed_fan(tab, ws, s, t, rv, tb):
 def _claims(tab, ws, rv, tb, tp, known, out, n):
     """The claims on the discard G_PENDING of the seat on turn."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     d = g[G_PENDING]
     for k in range(1, N_SEATS):
@@ -241,7 +241,7 @@ def _draw_turn(tab, ws, rv, tb, tp, out, n):
     """The seat on turn is to draw: a declared seat that may look looks first (the first one
     rolls the bao); 换宝 where the bao is dead and the variant leaves it to him."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     if not can_draw(g, tp, rv):
         return _row(out, n, A_DRAW, cur, -1, 0, 0, C.WALL_ENDED, 0, 0, 0)
@@ -285,7 +285,7 @@ def _draw_turn(tab, ws, rv, tb, tp, out, n):
 def _self_turn(tab, ws, rv, tb, tp, out, n):
     """The seat on turn holds 3k+2 tiles: 胡 (自摸 / 摸宝), kongs, discards and 报听."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     dealer = g[G_DEALER]

@@ -173,7 +173,7 @@ def look_at_draw(wall, dice, rv, tb, tp, ev, res, tab, ws, bots):
     """Before the seat on turn draws: a declarer who may look rolls (the first) and looks at the
     bao; 对宝 wins at once. Returns whether the hand is won."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     if not (ps[cur, P_DECLARED] and may_look(conc, melded, cur, rv)):
         return False
@@ -210,7 +210,7 @@ def _look(rv, tb, ev, res, tab, ws):
     """The seat on turn looks at the current bao: 对宝 when its kind is one of his legal waits
     (the win is judged, scored and noted). Returns whether he wins."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     ps[cur, P_LOOKED] = g[G_BAO_VER]
     event(ev, g, EV_LOOK, cur, g[G_BAO], 0, 0)
@@ -241,7 +241,7 @@ def mobao_wait(rv, tb, tab, ws):
     scores best; its judgment and payments are left in ``ws``), -1 when the draw is no 摸宝 win
     (he has not seen the current bao, the tile is not of its kind, or no wait is legal)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     if not (sees_bao(ps, g, cur) and drawn == g[G_BAO]):
@@ -261,7 +261,7 @@ def mobao_win(rv, tb, res, tab, ws):
     """摸宝: the seat on turn has seen the current bao and drew a tile of its kind; the bao stands
     for his legal wait that scores best. Returns whether he wins."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     w = mobao_wait(rv, tb, tab, ws)
     if w < 0:
         return False

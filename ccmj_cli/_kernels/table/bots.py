@@ -30,7 +30,9 @@ The knobs after the first four are a policy's weights (0 = off: the baseline nev
   discard (K_WAIT) weighs each live legal wait by what it pays (夹胡 x2, 飘胡 x4); 报听
   (K_DECLARE_LIVE) only with that many live legal waits;
 - 换宝 when optional (K_BAO_CHANGE, ``wants_bao_change``): a declared seat whose weight allows
-  it changes a dead bao when its kind is no live legal wait of his.
+  it changes a dead bao when its kind is no live legal wait of his;
+- legality (K_LEGAL, the ``expert``): discards and 吃/碰 by the legal distance instead of
+  standard shanten (``legalplay.legal_choice``, ``legal_call``, ``legal_chow``).
 """
 
 import numpy as np
@@ -46,11 +48,12 @@ from ..layout import (
     N_KINDS,
     N_SEATS,
     RV_BAO_KONG,
-    RV_ONE_SPECIAL_PER_KIND,
     RV_DECLARED_KONG_KEEPS_PATTERN,
+    RV_ONE_SPECIAL_PER_KIND,
     RV_QIDUI,
     RV_SHOUBAYI_NO_CLAIM,
 )
+from ..legal import INF as LG_INF
 from ..policy import choose_discard_value
 from ..shape import shanten
 from . import codes as C
@@ -71,10 +74,10 @@ from .layout import (
     EV_SPECIAL,
     EV_TAIL,
     EV_WIN,
+    G_BAD_EV,
     G_BAO,
     G_BAO_VER,
     G_NEV,
-    G_BAD_EV,
     G_NREC,
     G_STOP,
     K_BAO_CHANGE,
@@ -83,6 +86,7 @@ from .layout import (
     K_DECLARE_LIVE,
     K_FOLD,
     K_KONG,
+    K_LEGAL,
     K_MENQING,
     K_PASS_WIN,
     K_PIAO,
@@ -95,9 +99,9 @@ from .layout import (
     P_LOOKED,
     P_SPECIAL,
 )
+from .legalplay import legal_choice, legal_distance, wait_value
 from .script import claim_kind, next_is, rec_field, refuse, scripted
 from .settle import can_win
-from .wall import bao_kong_room
 from .state import (
     bu_kind,
     chow_refused_shoubayi,
@@ -108,6 +112,7 @@ from .state import (
     pung_refused_shoubayi,
     unseen_by,
 )
+from .wall import bao_kong_room
 
 
 @njit(cache=True)
@@ -291,26 +296,6 @@ def piao_discard(c, unseen, n_tiles):
 
 
 @njit(cache=True)
-def wait_value(c, ms_s, own, unseen, rv, tb, buf, weigh):
-    """(live legal waits, their value) of 3k+1 tiles: each live copy of a legal wait counts 1,
-    or (``weigh``) what it pays: x2 for 夹胡, x4 for 飘胡."""
-    judge_waits(c, ms_s, own, rv, tb, buf)
-    n = 0
-    v = 0
-    for t in range(N_KINDS):
-        if buf[t, W_LEGAL] and unseen[t] > 0:
-            n += unseen[t]
-            m = 1
-            if weigh:
-                if buf[t, W_JIAHU]:
-                    m *= 2
-                if buf[t, W_PIAO]:
-                    m *= 4
-            v += unseen[t] * m
-    return n, v
-
-
-@njit(cache=True)
 def danger(t, s, ps, unseen):
     """How dangerous discarding t is to the declared opponents of seat s: 0 when none declared
     or each declared one discarded t himself; else 1 + the live wait readings on t (两面/边/坎
@@ -369,7 +354,7 @@ def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
     tenpai, else -1). A declared hand discards the tile it drew. The baseline discards by
     ``policy.choose_discard``; the weights may change the choice (value, then defence)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
         return scripted_discard(tab, s, drawn, bots, rv), np.int64(-1)
     if ps[s, P_DECLARED] and drawn >= 0:
@@ -377,7 +362,13 @@ def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
     own_tiles(conc, melded, s, own)
     unseen_by(conc, ankong, pond, exposed, s, unseen)
     c = conc[s]
-    d, sh, _live, n_live = choose_discard_value(c, ms[s], own, unseen, rv, tb, ut, dscr)
+    d = np.int64(-1)
+    if bots[s, K_LEGAL]:  # (sh: the legal shanten then)
+        d, dist, n_live, _v = legal_choice(c, ms[s], own, unseen, rv, tb, ut, dscr, lx, buf,
+                                            bots[s, K_WAIT])
+        sh = dist - 1
+    if d < 0:
+        d, sh, _live, n_live = choose_discard_value(c, ms[s], own, unseen, rv, tb, ut, dscr)
     if bots[s, K_PIAO] and sh > 0 and piao_mode(bots, s, c, ms[s]):
         n_tiles = 0
         for t in range(N_KINDS):
@@ -393,7 +384,7 @@ def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
             own[dp] += 1
             if nl > 0:
                 d, sh, n_live = dp, np.int64(0), np.int64(judge_waits_live(buf, unseen))
-    if bots[s, K_WAIT] and sh == 0:
+    if bots[s, K_WAIT] and sh == 0 and not bots[s, K_LEGAL]:  # (legal_choice weighs them)
         best_v = -1
         for t in range(N_KINDS):
             if c[t] == 0:
@@ -448,7 +439,7 @@ def wants_declare(tab, ws, s, bots, rv, tb, n_live):
     legal waits. ``n_live``: the live legal waits the discard policy found, -1 when it did not
     judge them (not a standard-form tenpai: only a 七对 tenpai may then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
         if not next_is(bots, g, EV_DECLARE, s):
             return False
@@ -512,7 +503,7 @@ def wants_bao_change(tab, ws, s, bots, rv, tb):
     bao and rolls again when its K_BAO_CHANGE weight allows it, unless the bao's kind is a live
     legal wait of his."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
         return next_is(bots, g, EV_BAO_CHANGE, s)
     if ps[s, P_DECLARED] == 0 or bots[s, K_BAO_CHANGE] == 0:
@@ -544,7 +535,7 @@ def self_kong_code(tab, ws, s, t, kind, drawn, no_bu, rv, tb):
     timing are the caller's. ``own`` gets seat s's tiles. The bots, the scripted mode and
     ``actions`` ask it."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if t < 0 or t >= N_KINDS or conc[s, t] == 0:
         return C.NO_SUCH_KONG
     if kind == 0:
@@ -623,7 +614,7 @@ def wants_bao_kong(tab, ws, s, bots, rv, tb, tp):
 def choose_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb):
     """The kong the seat on turn declares, if any: (tile, 0 暗杠 | 1 加杠 | 2 补), (-1, -1)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
         return scripted_self_kong(tab, ws, s, drawn, dealer_first, bots, rv, tb)
     if not bots[s, K_KONG]:
@@ -667,7 +658,7 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
     """A kong of seat s on the discard d (he holds three): a declared hand only when its legal
     waits stay the same, else when the shanten does not rise. ``own2`` holds s's tiles."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
         if not (next_is(bots, g, EV_MINGKONG, s) and _rec_tile_is(bots, g, d)):
             return False
@@ -783,7 +774,7 @@ def scripted_self_kong(tab, ws, s, drawn, no_bu, bots, rv, tb):
     """The record's 暗杠 / 加杠 / 补 of seat s on turn, when he may make it: (tile, kind) as
     ``choose_self_kong``; (-1, -1) otherwise (the discard then names the rule broken)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if g[G_STOP] != 0 or g[G_NEV] >= g[G_NREC]:
         return -1, -1
     k = rec_field(bots, g, 0)
@@ -808,7 +799,7 @@ def refuse_unclaimed(tab, ws, bots, cur, d, rv, tb):
     event is a claim on it, the hand stops with the rule that claim breaks (the engine offered
     every legal claim, so this one is not)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if not scripted(g) or g[G_STOP] != 0 or g[G_NEV] >= g[G_NREC]:
         return
     k = rec_field(bots, g, 0)
@@ -858,7 +849,7 @@ def wants_pung(tab, ws, s, t, bots, rv, tb):
     """A pung of seat s (holding two or more) on the tile t offered (a discard, or a 补 tile to
     rob: 抢叉), by the K_CALL rule. A declared hand never pungs."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):  # (a declared hand is locked: no pung)
         return not ps[s, P_DECLARED] and _rec_tile_is(bots, g, t) and (
             next_is(bots, g, EV_PUNG, s)
@@ -878,6 +869,10 @@ def wants_pung(tab, ws, s, t, bots, rv, tb):
     ms_with_pung(ms, s, t, True, ms2)
     unseen_by(conc, ankong, pond, exposed, s, unseen)
     level = bots[s, K_CALL]
+    if bots[s, K_LEGAL]:
+        ok, _dist, _v = legal_call(conc[s], ms[s], c2, ms2, own2, unseen, rv, tb, ut, dscr, lx,
+                                   buf, level, bots[s, K_WAIT])  # fmt: skip
+        return ok
     sh_b = shanten(conc[s], tb)
     sh_a = call_shanten(c2, tb)
     if not passes_shanten(level, sh_b, sh_a):
@@ -893,7 +888,7 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
     """The chow seat s (next after the discarder) makes on the suit tile d: the first tile of
     the best chow by the K_CALL rule (fewest shanten, then most live tiles), -1 for none."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
         if ps[s, P_DECLARED] or not (next_is(bots, g, EV_CHOW, s) and _rec_tile_is(bots, g, d)):
             return -1
@@ -914,6 +909,8 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
     own_tiles(conc, melded, s, own2)
     own2[d] += 1
     unseen_by(conc, ankong, pond, exposed, s, unseen)
+    if bots[s, K_LEGAL]:
+        return legal_chow(tab, ws, s, d, n_opt, level, bots[s, K_WAIT], rv, tb)
     sh_b = shanten(conc[s], tb)
     # each chow's shanten after its best discard; live tiles only where they decide: a tenpai
     # needs a live legal wait, and chows of equal shanten are told apart by them
@@ -953,6 +950,48 @@ def best_chow(tab, ws, s, d, bots, rv, tb):
             _sh, mt[4 + o] = best_after_discard(c2, ms2, own2, unseen, rv, tb, ut, dscr)
         if mt[4 + o] > best_live:
             best_lo, best_live = grp[o], mt[4 + o]
+    return best_lo
+
+
+@njit(cache=True)
+def legal_call(c, ms_s, c2, ms2, own2, unseen, rv, tb, ut, dscr, lx, buf, level, weigh):
+    """The K_CALL rule under the ``legal`` weight, for the hand ``c`` (melds ``ms_s``) and after
+    the call ``c2`` (melds ``ms2``; ``own2``: the seat's tiles then): the legal distance the
+    call's best discard leaves against the hand's own now (level 1 lower, 2 not higher); a
+    tenpai after it needs a live legal wait, a chow never leaves 手把一. Returns (accepted,
+    distance after, the tie value of its best discard when that is a tenpai, else -1)."""
+    if level == 0 or claim_leaves_one(ms2, rv):
+        return False, np.int64(LG_INF), np.int64(-1)
+    # the best discard after the call keeps the distance of its 3k+2 tiles (a complete hand: it
+    # leaves a tenpai); its tie value is needed only when that is a tenpai (a live legal wait)
+    dist = max(legal_distance(c2, ms2, rv, lx), np.int64(1))
+    before = legal_distance(c, ms_s, rv, lx)
+    if dist >= LG_INF or (dist >= before if level == 1 else dist > before):
+        return False, dist, np.int64(-1)
+    if dist > 1:
+        return True, dist, np.int64(-1)
+    _x, _d, n_live, v = legal_choice(c2, ms2, own2, unseen, rv, tb, ut, dscr, lx, buf, weigh)
+    return n_live > 0, dist, v
+
+
+@njit(cache=True)
+def legal_chow(tab, ws, s, d, n_opt, level, weigh, rv, tb):
+    """``best_chow`` under the ``legal`` weight: of the chows on d (first tiles in ``grp``) the
+    K_CALL rule accepts, the one whose best discard leaves the lowest legal distance, then the
+    most live copies of the draws that lower it; -1 for none."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
+    best_lo = -1
+    best_d = LG_INF
+    best_v = -1
+    for o in range(n_opt):
+        lo = grp[o]
+        _chow_hand(conc, s, d, lo, c2)
+        ms_with_chow(ms, s, lo, ms2)
+        ok, dist, v = legal_call(conc[s], ms[s], c2, ms2, own2, unseen, rv, tb, ut, dscr, lx,
+                                 buf, level, weigh)  # fmt: skip
+        if ok and (dist < best_d or (dist == best_d and v > best_v)):
+            best_lo, best_d, best_v = lo, dist, v
     return best_lo
 
 

@@ -68,7 +68,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, bots, res):
     过水 (guoshui): a seat that passes a win (his bot's ``wants_discard_win``) may not win on a
     discard of equal or lower fan until his next draw or claim (P_PASSED keeps the fan)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     winner = -1
     n_win = 0
     for k in range(1, N_SEATS):
@@ -99,7 +99,7 @@ def win_claim(tab, ws, src, t, nearest_only, rv, tb, bots, res):
 def make_pung(tab, ws, s, t):
     """Seat s's two concealed copies of t and the claimed one become an exposed pung."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     conc[s, t] -= 2
     melded[s, t] += 3
     exposed[t] += 3
@@ -114,7 +114,7 @@ def lay_kong(rv, res, tab, ws, s, kt, kind):
     """Seat s lays a kong of kt and is paid its kong money: MELD_ANKONG his four concealed
     (暗杠), MELD_KONG his three and the discard in the pond (明杠)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     melded[s, kt] += 4
     if kind == MELD_ANKONG:
         conc[s, kt] -= 4
@@ -151,7 +151,7 @@ def _take_turn(g, ps, s, drawn, rv):
 def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
     """The claims on the discard d of the seat on turn; returns CLAIM_*."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     # 胡: nearest counter-clockwise wins (截胡)
     winner, n_win = win_claim(tab, ws, cur, d, False, rv, tb, bots, res)

@@ -32,6 +32,7 @@ from .bots import (
     wants_special,
 )
 from .claims import CLAIM_NONE, CLAIM_WIN, claims_on_discard
+from .codes import MOBAO_MUST_WIN, WIN_NOT_LEGAL
 from .kongs import BAO_KONG_MADE, BAO_KONG_WON, KONG_AGAIN, bao_kongs, self_kong, special_kongs
 from .layout import (
     EV_COLS,
@@ -46,10 +47,10 @@ from .layout import (
     G_DECL_DISC,
     G_DRAWN,
     G_NDISC,
-    G_PENDING,
-    G_PHASE,
     G_NREC,
     G_OFF,
+    G_PENDING,
+    G_PHASE,
     G_SCRIPT,
     G_STOP,
     G_WINNER,
@@ -71,10 +72,10 @@ from .layout import (
     R_NEXT_DEALER,
     S_LEN,
 )
-from .codes import MOBAO_MUST_WIN, WIN_NOT_LEGAL
+from .legalplay import new_legal
 from .script import refuse
 from .settle import accumulate, finish, reset_result, self_draw_win
-from .state import event, new_table, new_work, reset_table  # noqa: F401 (new_work: API)
+from .state import event, new_table, new_work, reset_table, work_with  # noqa: F401 (new_work: API)
 from .wall import can_draw, deal, deal_hand, take, win_only_draw
 
 if _jit.INTERPRETED:  # (one position asked: the engine's source runs as Python, no Numba)
@@ -287,7 +288,7 @@ MODE_RECORD = 2  # every hand's wall, dice, result, events and final state (the 
 @njit(cache=True)
 def piece(
     mode, rs, dealers, i, n, rv, tb, ut, tp, bots, st, walls, dices, results, events, concs,
-    melds, n_melds, ponds, melded_out,
+    melds, n_melds, ponds, melded_out, lx,
 ):  # fmt: skip
     """``n`` more hands of session i; their statistics are added to ``st`` (S_* layout). Mode
     MODE_RESULTS also keeps every hand's result vector (rows 0..n-1 of ``results``), MODE_RECORD
@@ -299,7 +300,7 @@ def piece(
     ev = np.zeros((1, EV_COLS), np.int64)
     res = np.zeros(R_LEN, np.int64)
     tab = new_table()
-    ws = new_work(ut)
+    ws = work_with(ut, lx)
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     r = rs[i : i + 1]
     dealer = dealers[i]
@@ -325,18 +326,22 @@ def piece(
 @njit(cache=True, parallel=True)
 def pieces(
     mode, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices, results, events,
-    concs, melds, n_melds, ponds, melded_out,
+    concs, melds, n_melds, ponds, melded_out, threads,
 ):  # fmt: skip
-    """``piece`` for every session given, in parallel threads: session i's statistics are added
-    to row i of ``out``, its hands go to rows ``offsets[i]`` on of the other outputs (in order),
-    so results do not depend on the number of threads."""
-    for i in prange(rs.shape[0]):
-        a = offsets[i]
-        piece(  # (an int64 index: prange's is unsigned, and would compile the engine once more)
-            mode, rs, dealers, np.int64(i), counts[i], rv, tb, ut, tp, bots, out[i], walls[a:], dices[a:],
-            results[a:], events[a:], concs[a:], melds[a:], n_melds[a:], ponds[a:],
-            melded_out[a:],
-        )  # fmt: skip
+    """``piece`` for every session given, in parallel threads (``threads`` blocks of sessions):
+    session i's statistics are added to row i of ``out``, its hands go to rows ``offsets[i]`` on
+    of the other outputs (in order), so results do not depend on the number of threads."""
+    n = rs.shape[0]
+    nb = max(1, min(n, threads))
+    for b in prange(nb):  # a block of sessions a thread, one legal-distance memo for them all
+        lx = new_legal()
+        for i in range(np.int64(b), n, nb):  # (int64: prange's index is unsigned)
+            a = offsets[i]
+            piece(
+                mode, rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i], walls[a:],
+                dices[a:], results[a:], events[a:], concs[a:], melds[a:], n_melds[a:], ponds[a:],
+                melded_out[a:], lx,
+            )  # fmt: skip
 
 
 def _none(k: int, *shape, dtype=np.int64):
@@ -359,7 +364,7 @@ def run_pieces(rs, dealers, counts, rv, tb, ut, tp, bots, out):
     offsets = np.zeros(len(rs), np.int64)
     pieces(
         MODE_STATS, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices,
-        _none(0, R_LEN), events, concs, melds, n_melds, ponds, melded_out,
+        _none(0, R_LEN), events, concs, melds, n_melds, ponds, melded_out, get_threads(),
     )  # fmt: skip
 
 
@@ -369,7 +374,7 @@ def result_pieces(rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, resul
     walls, dices, events, concs, melds, n_melds, ponds, melded_out = _no_record()
     pieces(
         MODE_RESULTS, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices,
-        results, events, concs, melds, n_melds, ponds, melded_out,
+        results, events, concs, melds, n_melds, ponds, melded_out, get_threads(),
     )  # fmt: skip
 
 
@@ -382,7 +387,7 @@ def record_pieces(
     out = np.zeros((len(rs), S_LEN), np.int64)  # (no statistics are kept when recording)
     pieces(
         MODE_RECORD, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices,
-        results, events, concs, melds, n_melds, ponds, melded_out,
+        results, events, concs, melds, n_melds, ponds, melded_out, get_threads(),
     )  # fmt: skip
 
 

@@ -162,7 +162,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
     ``special_tiles``); returns True after one with a replacement draw (a kong of more than
     three tiles: the draw is G_DRAWN, the seat may win on it, and looks again)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     kind = MELD_XUANFENG
     while kind <= MELD_JIUDAN:  # (a kind again after one is laid out: he may hold a second)
@@ -278,7 +278,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
     """The seat on turn makes the kong his bot chooses, if any (and the wall allows one);
     returns KONG_*."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     if not can_draw(g, tp, rv):
         return KONG_NONE

@@ -310,7 +310,7 @@ def accumulate(st, res):
 def self_draw_win(rv, tb, res, tab, ws):
     """自摸: the seat on turn wins on the tile he drew, when the win is legal."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut = ws
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
     drawn = g[G_DRAWN]
     c = conc[cur]

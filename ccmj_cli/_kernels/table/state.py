@@ -82,6 +82,7 @@ from .layout import (
     P_WKEY,
     PH_SELF,
 )
+from .legalplay import new_legal
 from .script import check_event
 
 
@@ -108,6 +109,13 @@ def new_table():
 def new_work(ut):
     """Scratch buffers of the judgments a hand makes (contents never carried between calls),
     and the discard policy's useful-tile tables ``ut`` (``useful.useful_tables()``)."""
+    return work_with(ut, new_legal())
+
+
+@njit(cache=True)
+def work_with(ut, lx):
+    """``new_work`` with a given legal-distance workspace (``legalplay.new_legal``: a memo that
+    a thread keeps from one session to the next)."""
     own = np.zeros(N_KINDS, np.int64)  # a seat's tiles, melds included
     own2 = np.zeros(N_KINDS, np.int64)  # the same for a second seat (claims)
     unseen = np.zeros(N_KINDS, np.int64)  # what a seat cannot see
@@ -121,7 +129,7 @@ def new_work(ut):
     c2 = np.zeros(N_KINDS, np.uint8)  # a hand after a call
     ms2 = np.zeros(MS_LEN, np.int64)  # a meld summary after a call
     dscr = new_discard_scratch()  # the discard policy's
-    return (own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut)
+    return (own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx)
 
 
 @njit(cache=True)

@@ -39,7 +39,8 @@ def edge(path: Path, lineup: list[str], policy: str) -> tuple[float, float, int]
     with path.open() as f:
         for row in csv.DictReader(f):
             pay = [int(row[f"pay_{s}"]) + int(row[f"kong_{s}"]) for s in SEATS]
-            xs.append(sum(pay[i] for i in mine) / len(mine) - sum(pay[i] for i in other) / len(other))
+            ours = sum(pay[i] for i in mine) / len(mine)
+            xs.append(ours - sum(pay[i] for i in other) / len(other))
     n = len(xs)
     mean = sum(xs) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))

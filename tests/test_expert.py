@@ -4,6 +4,7 @@ worked out here, the kernel's choice against a slow reference, and what the expe
 simulated table."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import legal as LG
 from ccmj_cli._kernels.layout import MS_LEN
+from ccmj_cli._kernels.policy import new_discard_scratch
 from ccmj_cli._kernels.shape import shanten
 from ccmj_cli._kernels.table import bots as B
 from ccmj_cli._kernels.table import driver as K
@@ -22,7 +24,6 @@ from ccmj_cli._kernels.table.legalplay import legal_choice, new_legal
 from ccmj_cli._kernels.table.state import ms_with_pung
 from ccmj_cli._kernels.useful import useful_tables
 from ccmj_cli.cli import app
-from ccmj_cli._kernels.policy import new_discard_scratch
 
 runner = CliRunner()
 UT = useful_tables()
@@ -155,12 +156,15 @@ def test_legal_choice_is_a_lowest_legal_distance_discard(ids):
 
 # ------------------------------------------------------------------ at the table
 @pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                    reason="2,000 hands take minutes with interpreted kernels (the mutant runs)")
 def test_expert_earns_more_than_the_baseline_at_the_table():
     # 2,000 hands, expert at E and W, baseline at S and N: the experts win more often and
     # take money from the baseline seats (measured on 20,000 hands: +1.1 against -1.1 base
-    # units a hand, win rate 30% against 19%; README)
-    r = runner.invoke(app, ["simulate", "-n", "2000", "--seed", "9", "--policy",
-                            "expert,baseline,expert,baseline", "--json", "--no-progress"])  # fmt: skip
+    # units a hand, win rate 30% against 19%; docs/simulation.md)
+    lineup = "expert,baseline,expert,baseline"
+    r = runner.invoke(app, ["simulate", "-n", "2000", "--seed", "9", "--policy", lineup,
+                            "--json", "--no-progress"])  # fmt: skip
     assert r.exit_code == 0, r.output
     seats = json.loads(r.output)["seats"]
     expert = (seats["E"]["mean_payout"]["mean"] + seats["W"]["mean_payout"]["mean"]) / 2

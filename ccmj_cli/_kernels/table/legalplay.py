@@ -19,7 +19,7 @@ from .. import legal as LG
 from ..jit import njit
 from ..judge import W_JIAHU, W_LEGAL, W_PIAO, judge_waits
 from ..layout import MS_SETS, N_KINDS, RV_QIDUI
-from ..policy import choose_discard_value
+from ..policy import choose_discard_value, live_of
 from ..shape import shanten, useful_mask
 
 FAR = 2  # a hand farther than this from a legal win breaks ties by its standard useful tiles
@@ -68,16 +68,6 @@ def wait_value(c, ms_s, own, unseen, rv, tb, buf, weigh):
                     m *= 4
             v += unseen[t] * m
     return n, v
-
-
-@njit(cache=True)
-def _live(mask, unseen):
-    """Live copies of the kinds set in ``mask``."""
-    n = 0
-    for t in range(N_KINDS):
-        if mask >> t & 1:
-            n += unseen[t]
-    return n
 
 
 @njit(cache=True)
@@ -147,10 +137,10 @@ def legal_choice(c, ms_s, own, unseen, rv, tb, ut, dscr, lx, buf, weigh):
         if best_d == 1:
             n, v = wait_value(c, ms_s, own, unseen, rv, tb, buf, weigh)
         elif best_d > FAR:  # (far from a win: the standard useful tiles, ten times cheaper)
-            v = _live(useful_mask(c, tb), unseen)
+            v = live_of(useful_mask(c, tb), unseen)
         else:
             nd, memo = LG.useful_mask(c, ms_s, rv, memo, best_d)
-            v = _live(nd, unseen)
+            v = live_of(nd, unseen)
         c[x] += 1
         own[x] += 1
         if std[x] < best_sh or v > best_v:

@@ -75,7 +75,13 @@ from .layout import (
 from .legalplay import new_legal
 from .script import refuse
 from .settle import accumulate, finish, reset_result, self_draw_win
-from .state import event, new_table, new_work, reset_table, work_with  # noqa: F401 (new_work: API)
+from .state import (  # noqa: F401 (new_work: API)
+    event,
+    new_table,
+    new_work,
+    reset_table,
+    work_with,
+)
 from .wall import can_draw, deal, deal_hand, take, win_only_draw
 
 if _jit.INTERPRETED:  # (one position asked: the engine's source runs as Python, no Numba)

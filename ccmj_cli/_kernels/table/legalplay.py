@@ -4,12 +4,14 @@ The baseline discards to the lowest *standard* shanten (four sets and a pair, wh
 幺九 and 刻 say), so it can sit in a tenpai that can never win legally, or throw the last tile of
 the suit the hand lacks. Under the weight ``legal`` a seat plays the legal distance instead
 (``legal.py``: the fewest tiles to a legal Changchun win, the measure the exact analysis of
-``ccmj odds`` searches with): it discards to the lowest legal distance, ties broken by the live
-copies of the draws that bring the hand closer (when tenpai, its live legal waits, weighed by
-what they pay under ``value_waits``), and calls 吃/碰 only when the call brings it closer.
+``ccmj odds`` searches with): it discards to the lowest legal distance, ties broken by the
+lowest standard shanten, then by the live copies of the draws that bring the hand closer (when
+tenpai, its live legal waits, weighed by what they pay under ``value_waits``), and calls 吃/碰
+only when the call brings it closer (``bots.legal_call``).
 
-The per-suit rows of the legal distance are remembered per session (``new_legal``: one box a
-table workspace), cleared when it holds ``MEMO_ROWS`` rows.
+The per-suit rows of the legal distance are remembered per thread for a whole run
+(``new_legal``, made once per block of sessions by ``driver.pieces``), cleared when the memo
+holds ``MEMO_ROWS`` rows.
 """
 
 import numpy as np

@@ -450,23 +450,26 @@ def useful(c) -> list[int]:
 
 # --------------------------------------------------------------------------- legal distance
 
-_LEGAL_TARGETS: dict = {}
+_TARGETS: dict = {}  # k -> every complete k-set + pair hand
+_NO_LEGAL: set = set()  # (k, melds, options) with no legal target at all
 
 
 def legal_distance(c, melds, opts) -> int | None:
     """Fewest tiles to add to the concealed counts ``c`` so that they hold a legal win beside
     ``melds``: the smallest |Y - c| (tiles of Y not in c) over every complete target hand Y
     that ``judge`` finds legal (None when there is none). Brute force over all target hands,
-    so only for hands with two or more melds (k <= 2 sets to make); 七对 is not searched."""
+    nearest first (so the first legal one is the answer), so only for hands with two or more
+    melds (k <= 2 sets to make); 七对 is not searched."""
     k = 4 - len(melds)
     key = (k, tuple((m.name, tuple(m.tiles)) for m in melds), repr(sorted(dict(opts).items())))
-    if key not in _LEGAL_TARGETS:
-        rows = [
-            row for row in _targets(k) if judge(row, melds, int(np.flatnonzero(row)[0]), opts).legal
-        ]
-        _LEGAL_TARGETS[key] = np.array(rows, np.int16).reshape(-1, N)
-    rows = _LEGAL_TARGETS[key]
-    if not len(rows):
+    if key in _NO_LEGAL:
         return None
-    c = np.asarray(c, np.int16)
-    return int(np.maximum(rows - c, 0).sum(axis=1).min())
+    if k not in _TARGETS:
+        _TARGETS[k] = _targets(k)
+    rows = _TARGETS[k]
+    need = np.maximum(rows - np.asarray(c, np.int16), 0).sum(axis=1)
+    for i in np.argsort(need, kind="stable"):
+        if judge(rows[i], melds, int(np.flatnonzero(rows[i])[0]), opts).legal:
+            return int(need[i])
+    _NO_LEGAL.add(key)
+    return None

@@ -17,8 +17,10 @@ makes, so the numbers are the same engine's:
   with its replacement draw) vs the 13-tile hand with the tile gone;
 - kong (暗杠, 加杠): the hand after the kong with the replacement draw vs the 14-tile hand's
   best discard;
-- declare (报听) with the discard made: the declared line (locked; the bao unknown until the
-  first look; the closed form where it applies, else the dynamic programme) vs undeclared.
+- declare (报听) now or not, and with which discard: the declared line after each discard that
+  leaves a tenpai that may declare (locked; the bao unknown until the first look; the closed
+  form where it applies, else the dynamic programme) vs staying undeclared with the discard
+  made.
 
 A choice's value is P(win) and the expected payment; the loss of the choice made is the best
 value minus its own (never negative), for the objective chosen (``win`` or ``payment``).
@@ -44,7 +46,7 @@ DEAD_WALL = 14  # a hand is drawn with 14 tiles left (the engine's wall end, no 
 LARGE = 0.02  # a loss in P(win) marked large in the table
 PASS = "pass"
 KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
-DECLARE, STAY = "declare", "stay undeclared"
+DECLARE, STAY = "declare", "stay undeclared"  # choices "declare 5s", "stay undeclared"
 
 
 # ---------------------------------------------------------------- records (pluggable readers)
@@ -504,32 +506,44 @@ def _discard(tab: _Table, s, t, i, valuer: Valuer, add):
     add(s, i, "discard", tiles, vis, d, T.tile_name(t), values)
 
 
-def _declare(tab: _Table, s, t, i, declared: bool, valuer: Valuer, add, rec):
-    """报听 with the discard t, or not: only when the hand after it is tenpai and may declare
-    (the engine's ``may_declare`` and legal waits, through ``hand.waits``)."""
+def _declarable(tab: _Table, s, c, x, v: Variant) -> bool:
+    """Whether the hand ``c`` (the seat's concealed tiles after discarding x) is a tenpai with
+    a live legal wait that may declare (the engine's ``may_declare``, through ``hand.waits``)."""
     from . import hand as H
     from ._kernels.judge import may_declare
 
-    c = tab.conc[s].copy()
-    c[t] -= 1
-    melds = tab.melds[s]
-    tiles = tab.hand_text(s, c)
-    vis = tab.visible(s, t)
-    w = H.waits(tiles, vis, valuer.v)
-    if not declared and not (w.tenpai and w.live_total > 0):
-        return
+    w = H.waits(tab.hand_text(s, c), tab.visible(s, x), v)
+    if not (w.tenpai and w.live_total > 0):
+        return False
     own = c.copy()
-    for _k, ts in melds:
-        for x in ts:
-            own[x] += 1
-    if not declared and not may_declare(own.astype(np.uint8), valuer.v.vector):
-        return
+    for _k, ts in tab.melds[s]:
+        for y in ts:
+            own[y] += 1
+    return bool(may_declare(own.astype(np.uint8), v.vector))
+
+
+def _declare(tab: _Table, s, t, i, declared: bool, valuer: Valuer, add, rec):
+    """报听 now or not, and with which discard: ``declare X`` for every discard X of the 14
+    tiles that leaves a tenpai that may declare (the one made with t whenever he declared),
+    against staying undeclared with the discard made, t."""
     d = tab.draws_left(s, (s + 1) % 4)
     dealer = s == tab.dealer
     bao = "none" if tab.no_bao else "unknown"
-    vd = valuer.values(tiles, vis, d, dealer, declare=True, bao=bao)[None]
-    vu = valuer.values(tiles, vis, d, dealer)[None]
-    add(s, i, "declare", tiles, vis, d, DECLARE if declared else STAY, {DECLARE: vd, STAY: vu})
+    values = {}
+    for x in np.flatnonzero(tab.conc[s]):
+        c = tab.conc[s].copy()
+        c[x] -= 1
+        if (declared and x == t) or _declarable(tab, s, c, x, valuer.v):
+            vis = tab.visible(s, x)
+            values[f"{DECLARE} {T.tile_name(int(x))}"] = valuer.values(
+                tab.hand_text(s, c), vis, d, dealer, declare=True, bao=bao)[None]  # fmt: skip
+    if not values:
+        return
+    c = tab.conc[s].copy()
+    c[t] -= 1
+    values[STAY] = valuer.values(tab.hand_text(s, c), tab.visible(s, t), d, dealer)[None]
+    chosen = f"{DECLARE} {T.tile_name(t)}" if declared else STAY
+    add(s, i, "declare", tab.hand_text(s), tab.visible(s), d, chosen, values)
 
 
 def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, add, rv):

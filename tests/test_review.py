@@ -102,17 +102,37 @@ def _same_as_odds(d, objective, exact=True):
 
 
 def test_declare_decision():
-    # after throwing 2s E is tenpai (9m, one live): 报听 or not, the declared line against the
-    # undeclared one, both for the same 13 tiles and draw, the 2s now in the pond (seen):
-    # undeclared 1 live 9m among 136 - 13 - 3 = 120 unseen; he did not declare
+    # E's 14 tiles 123m456p789s1112s9m, one draw left: 报听 now or not, and with which discard.
+    # Throwing 2s or 9m leaves a tenpai that may declare (throwing any other tile, none):
+    # the declared lines after each, against the undeclared one with the discard made (2s):
+    # 1 live 9m among 136 - 13 - 3 = 120 unseen. Declared, the hand also wins on the bao; after
+    # 9m it waits on three live 2s, after 2s on one live 9m: declaring with 9m is the best.
     ds, _ = grade(DISCARD)
     (d,) = [x for x in ds if x.kind == "declare"]
-    assert d.chosen == RV.STAY and set(d.values) == {RV.DECLARE, RV.STAY}
+    assert d.tiles == T.format_tiles(T.parse_tiles("123m456p789s1112s9m")) and d.visible == "99m"
+    assert set(d.values) == {"declare 9m", "declare 2s", RV.STAY}
+    assert d.chosen == RV.STAY and d.best == "declare 9m"
+    v = load_variant(None)
     u = odds("123m456p789s111s9m", visible="99m2s", draws=1, exact=True, trials=0,
-             rules=load_variant(None)).results[0]  # fmt: skip
+             rules=v).results[0]  # fmt: skip
     assert d.values[RV.STAY].p_win == u.exact.p_win == pytest.approx(1 / 120)
-    assert d.visible == "99m2s"
-    assert 0 <= d.values[RV.DECLARE].p_win <= 1
+    dec = odds("123m456p789s111s9m", visible="99m2s", draws=1, exact=True, trials=0,
+               declare=True, bao="unknown", rules=v).results[0]  # fmt: skip
+    assert d.values["declare 2s"].p_win == dec.exact.p_win
+    assert d.values["declare 9m"].p_win > d.values["declare 2s"].p_win > d.values[RV.STAY].p_win
+    assert d.loss["p_win"] == pytest.approx(d.values["declare 9m"].p_win - 1 / 120)
+
+
+def test_declaring_with_the_worse_discard_is_a_loss():
+    # the same hand, E declares with 2s (one live wait) where 9m leaves three: graded as
+    # "declare 2s", the loss the difference from "declare 9m"
+    rec = record(DISCARD.dealer, {}, [*DISCARD.events, [TL.EV_DECLARE, E, t("2s"), 0, 0]], 7)
+    rec = RV.HandRecord(1, rec.dealer, DISCARD.start, rec.events, rec.rv, "default", 7)
+    ds, _ = grade(rec)
+    (d,) = [x for x in ds if x.kind == "declare"]
+    assert d.chosen == "declare 2s" and d.best == "declare 9m"
+    best, made = d.values["declare 9m"], d.values["declare 2s"]
+    assert d.loss["p_win"] == pytest.approx(best.p_win - made.p_win) and d.loss["p_win"] > 0
 
 
 # N throws 9m; E (next seat) holds 99m: 碰 or pass, with one draw after either.

@@ -757,8 +757,9 @@ def referee_hands(record: Record, hands=None) -> list[dict]:
     n = len(hands)
     res = np.zeros((n, TL.R_LEN), np.int64)
     stop = np.zeros((n, STOP_COLS), np.int64)
+    pieces = max(1, min(n, 4 * get_num_threads()))
     referee_pieces(walls, dices, dealers, recs, offs, lens, record.rv, tables(), useful_tables(),
-                   record.tp, res, stop, get_num_threads())  # fmt: skip
+                   record.tp, res, stop, pieces)  # fmt: skip
     return [_verdict(h, res[i], stop[i]) for i, h in enumerate(hands)]
 
 
@@ -773,9 +774,9 @@ def _referee_batch(record: Record, batch: _LogBatch):
     n = len(batch.numbers)
     res = np.zeros((n, TL.R_LEN), np.int64)
     stop = np.zeros((n, STOP_COLS), np.int64)
+    pieces = max(1, min(n, 4 * get_num_threads()))
     referee_pieces(batch.walls, batch.dices, batch.dealers, batch.recs, batch.offs, batch.lens,
-                   record.rv, tables(), useful_tables(), record.tp, res, stop,
-                   get_num_threads())  # fmt: skip
+                   record.rv, tables(), useful_tables(), record.tp, res, stop, pieces)  # fmt: skip
     # legal as far as the engine goes: it stopped nowhere and made every recorded event
     clean = (stop[:, 0] == 0) & (res[:, TL.R_N_EVENTS] >= batch.lens)
     for i in range(n):

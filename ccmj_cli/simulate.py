@@ -575,7 +575,7 @@ def simulate(
 
 def warm_up(note: Callable[[str], None] | None = None, log: bool = False, results: bool = False):
     """Load the engine from Numba's cache, or compile it (minutes: said through ``note``)."""
-    if note is not None and K.cached(K.block) is False:
+    if note is not None and K.cached(K.pieces) is False:
         note("compiling kernels (first run)…")
     rv = np.asarray(load_variant(None).vector, np.int64)
     tp = np.zeros(TL.TP_LEN, np.int64)

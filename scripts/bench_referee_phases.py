@@ -45,12 +45,13 @@ def main():
                    res, stop, 1)  # fmt: skip  (loads the compiled engine)
 
     def replay(threads):
+        numba.set_num_threads(threads)
         for b in batches:
             k = len(b.numbers)
             res = np.zeros((k, TL.R_LEN), np.int64)
             stop = np.zeros((k, STOP_COLS), np.int64)
             referee_pieces(b.walls, b.dices, b.dealers, b.recs, b.offs, b.lens, rec.rv, tb, ut,
-                           rec.tp, res, stop, threads)  # fmt: skip
+                           rec.tp, res, stop, 4 * threads)  # fmt: skip
 
     timed("replay, 1 thread", lambda: replay(1), n)
     timed(f"replay, {top} threads", lambda: replay(top), n)

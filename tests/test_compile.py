@@ -30,7 +30,7 @@ def test_cache_folder_follows_every_kernel_source(tmp_path, monkeypatch):
 
 
 def test_one_table_kernel_for_every_mode():
-    """Statistics, results and the log all run ``block`` with the same argument types: one
+    """Statistics, results and the log all run ``pieces`` with the same argument types: one
     compiled specialisation (three would each re-optimise the whole engine)."""
     from ccmj_cli import simulate
     from ccmj_cli._kernels.table import driver as K
@@ -38,7 +38,7 @@ def test_one_table_kernel_for_every_mode():
     simulate.warm_up()
     simulate.warm_up(results=True)
     simulate.warm_up(log=True)
-    assert len(K.block.signatures) == 1, K.block.signatures
+    assert len(K.pieces.signatures) == 1, K.pieces.signatures
 
 
 def test_one_scripted_engine_for_every_record(tmp_path):
@@ -58,7 +58,7 @@ def test_one_scripted_engine_for_every_record(tmp_path):
     for record in (example, log):
         assert all(v["ok"] for v in referee(record))
         state_at(load_record(record), 0, 12)
-    assert len(KR.referee_piece.signatures) == 1, KR.referee_piece.signatures
+    assert len(KR.referee_pieces.signatures) == 1, KR.referee_pieces.signatures
     assert len(KR.replay_to.signatures) == 1, KR.replay_to.signatures
 
 

@@ -280,15 +280,15 @@ def tables_built() -> bool:
 
 def kernel_sources_hash() -> str:
     """A hash of every kernel source file, the table engine's (``table/``) too (jit.py included:
-    it sets how they compile; this file, progress.py and threads.py, which hold no kernel,
-    not): any change to any of them is a new Numba cache."""
+    it sets how they compile; this file and progress.py, which hold no kernel, not): any change
+    to any of them is a new Numba cache."""
     import hashlib
 
     h = hashlib.sha256()
     here = Path(__file__).parent
     for path in sorted(here.rglob("*.py")):
         rel = path.relative_to(here).as_posix()
-        if rel in ("cache.py", "progress.py", "threads.py"):
+        if rel in ("cache.py", "progress.py"):
             continue
         h.update(rel.encode() + b"\0")
         h.update(path.read_bytes())

@@ -3,9 +3,9 @@
 ``play_hand`` plays a hand from a given wall (tile kinds in draw order) and dealer; it is
 deterministic, so a fixed wall is a replay and a test fixture. A session shuffles walls from an
 explicit seed (splitmix64, seeded at the session start) and rotates the dealer; ``pieces``
-plays pieces of many sessions side by side in threads (``block``), each adding to its own
-statistics row, or keeping every hand's result, or every hand for the log; so results do not
-depend on the number of threads, nor on how a run is cut into pieces.
+plays pieces of many sessions in parallel threads, each adding to its own statistics row, or
+keeping every hand's result, or every hand for the log; so results do not depend on the
+number of threads, nor on how a run is cut into pieces.
 
 The driver only sequences the phases of a hand; each rule lives in the module of its phase:
 
@@ -20,9 +20,9 @@ The driver only sequences the phases of a hand; each rule lives in the module of
 
 import numpy as np
 
+from .. import jit as _jit
 from ..jit import njit
 from ..layout import N_KINDS, N_SEATS
-from ..threads import get_threads, in_blocks, set_threads  # noqa: F401 - set_threads: callers'
 from .bao import check_bao_dead, look_at_draw, mobao_win, must_win_bao
 from .bots import (
     choose_discard_at,
@@ -83,6 +83,11 @@ from .state import (  # noqa: F401 (new_work: API)
     work_with,
 )
 from .wall import can_draw, deal, deal_hand, take, win_only_draw
+
+if _jit.INTERPRETED:  # (one position asked: the engine's source runs as Python, no Numba)
+    prange = range
+else:
+    from numba import prange
 
 
 @njit(cache=True)
@@ -274,7 +279,7 @@ def play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, rec, res, tab, ws):
 # hands of session i from its random state ``rs[i]`` and dealer ``dealers[i]``, and leaves both
 # where the next piece goes on, so how a run is cut into pieces changes nothing.
 #
-# One compiled entry point, ``block``, serves the three ways of playing (statistics only, every
+# One compiled entry point, ``pieces``, serves the three ways of playing (statistics only, every
 # hand's result, every hand recorded for the log), chosen by ``mode`` at run time: Numba
 # re-optimises the whole engine for every kernel that calls it, so one entry kernel (not three)
 # and one specialisation of ``play_hand`` (``rec`` a run-time boolean, never a literal: a literal
@@ -286,57 +291,63 @@ MODE_RESULTS = 1  # and every hand's result vector (``results``)
 MODE_RECORD = 2  # every hand's wall, dice, result, events and final state (the log)
 
 
-@njit(cache=True, nogil=True)
-def block(
-    mode, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices, results, events,
-    concs, melds, n_melds, ponds, melded_out, b, nb,
+@njit(cache=True)
+def piece(
+    mode, rs, dealers, i, n, rv, tb, ut, tp, bots, st, walls, dices, results, events, concs,
+    melds, n_melds, ponds, melded_out, lx,
 ):  # fmt: skip
-    """One thread's share of a piece: ``counts[i]`` more hands of every session i = b, b + nb,
-    b + 2 nb, …; session i's statistics are added to row i of ``out`` (S_* layout). Mode
-    MODE_RESULTS also keeps every hand's result vector, MODE_RECORD every hand's wall, dice,
-    result, events and final state: session i's hands in rows ``offsets[i]`` on of those
-    outputs, in order. One legal-distance memo serves the block."""
+    """``n`` more hands of session i; their statistics are added to ``st`` (S_* layout). Mode
+    MODE_RESULTS also keeps every hand's result vector (rows 0..n-1 of ``results``), MODE_RECORD
+    every hand's wall, dice, result, events and final state (rows 0..n-1 of the outputs)."""
     rec = mode == MODE_RECORD
     keep = mode != MODE_STATS
     wall = np.zeros(N_WALL, np.int64)
     dice = np.zeros(N_DICE, np.int64)
     ev = np.zeros((1, EV_COLS), np.int64)
     res = np.zeros(R_LEN, np.int64)
-    lx = new_legal()
-    for i in range(b, rs.shape[0], nb):
-        tab = new_table()
-        ws = work_with(ut, lx)
-        g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
-        r = rs[i : i + 1]
-        dealer = dealers[i]
-        for h in range(offsets[i], offsets[i] + counts[i]):
-            w = walls[h] if rec else wall
-            d = dices[h] if rec else dice
-            e = events[h] if rec else ev
-            rh = results[h] if keep else res
-            deal_hand(r, w, d)
-            play_hand(w, dealer, d, rv, tb, tp, bots, e, rec, rh, tab, ws)
-            if rec:
-                concs[h, :, :] = conc
-                melded_out[h, :, :] = melded
-                melds[h, :, :, :] = mrec
-                n_melds[h, :] = nm
-                ponds[h, :] = pond
-            else:
-                accumulate(out[i], rh)
-            dealer = rh[R_NEXT_DEALER]
-        dealers[i] = dealer
+    tab = new_table()
+    ws = work_with(ut, lx)
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    r = rs[i : i + 1]
+    dealer = dealers[i]
+    for h in range(n):
+        w = walls[h] if rec else wall
+        d = dices[h] if rec else dice
+        e = events[h] if rec else ev
+        rh = results[h] if keep else res
+        deal_hand(r, w, d)
+        play_hand(w, dealer, d, rv, tb, tp, bots, e, rec, rh, tab, ws)
+        if rec:
+            concs[h, :, :] = conc
+            melded_out[h, :, :] = melded
+            melds[h, :, :, :] = mrec
+            n_melds[h, :] = nm
+            ponds[h, :] = pond
+        else:
+            accumulate(st, rh)
+        dealer = rh[R_NEXT_DEALER]
+    dealers[i] = dealer
 
 
+@njit(cache=True, parallel=True)
 def pieces(
     mode, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices, results, events,
     concs, melds, n_melds, ponds, melded_out, threads,
 ):  # fmt: skip
-    """A piece of every session given, in ``threads`` blocks of sessions side by side (``block``
-    for each): results do not depend on the number of threads."""
-    args = (mode, rs, dealers, counts, offsets, rv, tb, ut, tp, bots, out, walls, dices, results,
-            events, concs, melds, n_melds, ponds, melded_out)  # fmt: skip
-    in_blocks(lambda b, nb: block(*args, np.int64(b), np.int64(nb)), max(1, min(len(rs), threads)))
+    """``piece`` for every session given, in parallel threads (``threads`` blocks of sessions):
+    session i's statistics are added to row i of ``out``, its hands go to rows ``offsets[i]`` on
+    of the other outputs (in order), so results do not depend on the number of threads."""
+    n = rs.shape[0]
+    nb = max(1, min(n, threads))
+    for b in prange(nb):  # a block of sessions a thread, one legal-distance memo for them all
+        lx = new_legal()
+        for i in range(np.int64(b), n, nb):  # (int64: prange's index is unsigned)
+            a = offsets[i]
+            piece(
+                mode, rs, dealers, i, counts[i], rv, tb, ut, tp, bots, out[i], walls[a:],
+                dices[a:], results[a:], events[a:], concs[a:], melds[a:], n_melds[a:], ponds[a:],
+                melded_out[a:], lx,
+            )  # fmt: skip
 
 
 def _none(k: int, *shape, dtype=np.int64):
@@ -393,3 +404,17 @@ def cached(kernel) -> bool | None:
         return bool(kernel._cache._cache_file._load_index())
     except Exception:  # noqa: BLE001 - any change in Numba's internals: unknown
         return None
+
+
+def set_threads(k):
+    """Use k Numba threads (None: all available; more than available is clamped)."""
+    from numba import config, set_num_threads
+
+    top = config.NUMBA_NUM_THREADS
+    set_num_threads(top if k is None else max(1, min(int(k), top)))
+
+
+def get_threads():
+    from numba import get_num_threads
+
+    return get_num_threads()

@@ -10,7 +10,7 @@ tenpai, its live legal waits, weighed by what they pay under ``value_waits``), a
 only when the call brings it closer (``bots.legal_call``).
 
 The per-suit rows of the legal distance are remembered per thread for a whole run
-(``new_legal``, made once per block of sessions by ``driver.block``), cleared when the memo
+(``new_legal``, made once per block of sessions by ``driver.pieces``), cleared when the memo
 holds ``MEMO_ROWS`` rows.
 """
 

@@ -7,10 +7,10 @@ that differs, with the rule code the phase gives (``codes``). No rule is written
 """
 
 import numpy as np
+from numba import prange
 
 from ..jit import njit
 from ..layout import N_SEATS
-from ..threads import in_blocks
 from .driver import play_hand
 from .layout import EV_COLS, G_BAD_EV, G_OFF, G_STOP, N_KNOBS, STOP_AT
 from .state import new_table, new_work
@@ -32,9 +32,9 @@ def script_arrays(rec):
     return bots, ev
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def referee_piece(walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res, stop, a, b):
-    """Hands a..b-1 (one thread's share): hand h's record is rows offs[h]..offs[h]+lens[h]-1 of ``recs``; its
+    """Hands a..b-1: hand h's record is rows offs[h]..offs[h]+lens[h]-1 of ``recs``; its
     result goes to res[h] (R_* layout), where it stopped to stop[h] (STOP_COLS)."""
     tab = new_table()
     ws = new_work(ut)
@@ -47,17 +47,14 @@ def referee_piece(walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res, 
             stop[h, 2 + j] = g[G_OFF + j]
 
 
-def referee_pieces(
-    walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res, stop, threads
-):  # fmt: skip
-    """``referee_piece`` over all hands, cut in ``threads`` pieces side by side."""
+@njit(cache=True, parallel=True)
+def referee_pieces(walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res, stop, n_pieces):
+    """``referee_piece`` over all hands cut in ``n_pieces`` pieces, in parallel threads."""
     n = walls.shape[0]
-    args = (walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res, stop)
-
-    def work(p, k):
-        referee_piece(*args, np.int64(n * p // k), np.int64(n * (p + 1) // k))
-
-    in_blocks(work, max(1, min(n, threads)))
+    for p in prange(n_pieces):
+        a = n * p // n_pieces
+        b = n * (p + 1) // n_pieces
+        referee_piece(walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res, stop, a, b)
 
 
 @njit(cache=True)

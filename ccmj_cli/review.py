@@ -15,8 +15,10 @@ makes, so the numbers are the same engine's:
 - discard: the 14-tile hand, every discard;
 - claim (碰, each 吃, 明杠) or pass: the hand after the meld (its best discard; a 明杠
   with its replacement draw) vs the 13-tile hand with the tile gone;
-- kong (暗杠, 加杠): the hand after the kong with the replacement draw vs the 14-tile hand's
-  best discard;
+- kong (暗杠, 加杠, a special kong laid, 补): the hand after the kong with the replacement
+  draw (a 3-tile special kong takes none: its best discard) vs the 14-tile hand's best discard;
+- bao_change (换宝 under bao_change optional, the declared seat's choice): the locked hand
+  with the bao unknown again vs with the dead bao kept;
 - declare (报听) now or not, and with which discard: the declared line after each discard that
   leaves a tenpai that may declare (locked; the bao unknown until the first look; the closed
   form where it applies, else the dynamic programme) vs staying undeclared with the discard
@@ -47,6 +49,7 @@ LARGE = 0.02  # a loss in P(win) marked large in the table
 PASS = "pass"
 KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
 DECLARE, STAY = "declare", "stay undeclared"  # choices "declare 5s", "stay undeclared"
+BAO_CHANGE, BAO_KEEP = "换宝", "keep the bao"
 
 
 # ---------------------------------------------------------------- records (pluggable readers)
@@ -436,7 +439,11 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
                 tab.melds[s].append((L.MELD_CHOW, (a, a + 1, a + 2)))
             tab.next_draw = (s + 1) % 4
         elif k in (TL.EV_SPECIAL, TL.EV_BU):
-            _special(tab, s, t, a, i, rec, skipped if s in seats else [])
+            bu = k == TL.EV_BU
+            if s in seats and not tab.declared[s]:
+                safe(s, i, "kong", lambda s=s, t=t, a=a, bu=bu, i=i: _special_kong(
+                    tab, s, t, a, bu, i, valuer, add))  # fmt: skip
+            tab.conc[s], tab.melds[s] = _special_after(tab, s, t, a, bu)
         elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong (not graded)
             if a == 0:
                 tab.conc[s][t] -= 3
@@ -463,31 +470,54 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
             tab.next_draw = (s + 1) % 4
         elif k == TL.EV_NO_BAO:
             tab.no_bao = True
-        elif k == TL.EV_BAO_CHANGE and s >= 0 and s in seats:
-            skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i,
-                            "kind": "bao_change", "why": "换宝 is not graded yet"})  # fmt: skip
+        elif k == TL.EV_BAO_CHANGE:  # (s >= 0: a seat's choice, bao_change optional)
+            if s in seats:
+                safe(s, i, "bao_change", lambda s=s, t=t, i=i: _bao_change(
+                    tab, s, t, i, valuer, add))  # fmt: skip
+            tab.bao_seen = [None] * 4  # (the old bao is back in the wall, a new one unseen)
         if 0 <= s < 4:  # a kong comes only in a turn that a draw began
             tab.after_draw[s] = k in (TL.EV_DRAW, TL.EV_TAIL) or (
                 tab.after_draw[s] and k in (TL.EV_LOOK, TL.EV_BAO, TL.EV_NO_BAO))
     return out
 
 
-def _special(tab, s, t, kind, i, rec, skipped):
-    """A special kong laid out (its tiles leave the hand) or a 补 on one: the position follows
-    (the choice is not graded)."""
-    if rec.events[i][0] == TL.EV_BU:
-        tab.conc[s][t] -= 1
-        for j, (k, ts) in enumerate(tab.melds[s]):
+def _special_after(tab: _Table, s, t, kind, bu: bool):
+    """(concealed counts, melds) of seat s after laying out a special kong of ``kind`` whose
+    first tile is t, or (``bu``) after a 补 of t onto his special kong of that kind."""
+    c = tab.conc[s].copy()
+    melds = list(tab.melds[s])
+    if bu:
+        c[t] -= 1
+        for j, (k, ts) in enumerate(melds):
             if k == kind:
-                tab.melds[s][j] = (k, tuple(sorted((*ts, t))))
+                melds[j] = (k, tuple(sorted((*ts, t))))
                 break
-        return
-    tiles = _special_tiles(tab.conc[s], kind, t)
+        return c, melds
+    tiles = _special_tiles(c, kind, t)
     for x in tiles:
-        tab.conc[s][x] -= 1
-    tab.melds[s].append((kind, tuple(tiles)))
-    skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i, "kind": "kong",
-                    "why": "special kongs are followed, not graded"})  # fmt: skip
+        c[x] -= 1
+    melds.append((kind, tuple(tiles)))
+    return c, melds
+
+
+def _special_kong(tab: _Table, s, t, kind, bu: bool, i, valuer: Valuer, add):
+    """A special kong laid out, or a 补 onto one, against not: the hand after it with its
+    replacement draw (a kong of four tiles, a 补), or its best discard (a 3-tile special kong
+    takes no replacement draw), against the 14 tiles' best discard. The special kongs the
+    seat could have laid and did not are not graded."""
+    tiles, vis = tab.hand_text(s), tab.visible(s)
+    d = tab.draws_left(s, (s + 1) % 4)
+    dealer = s == tab.dealer
+    c2, melds = _special_after(tab, s, t, kind, bu)
+    after = tab.hand_text(s, c2, melds)
+    if bu or int(tab.conc[s].sum() - c2.sum()) > 3:
+        made = valuer.values(after, vis, d + 1, dealer)[None]
+    else:
+        made = valuer.best_of(valuer.values(after, vis, d, dealer))
+    laid = next(ts for k, ts in reversed(melds) if k == kind)
+    chosen = f"补 {T.tile_name(t)}" if bu else f"{KONG} {T.laid_meld_text(kind, laid)}"
+    values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer)), chosen: made}
+    add(s, i, "kong", tiles, vis, d, chosen, values)
 
 
 def _special_tiles(c, kind, first):
@@ -495,7 +525,7 @@ def _special_tiles(c, kind, first):
     as the engine lays it out: every group tile held once; a 三幺鸡, first tile 1s: three 1s)."""
     if first == L.ONE_S and kind == L.MELD_YAODAN:
         return [L.ONE_S] * 3
-    return [x for x in T.SPECIAL_GROUPS.get(kind, ()) if c[x] > 0]
+    return [x for x in sorted(T.SPECIAL_GROUPS.get(kind, ())) if c[x] > 0]
 
 
 def _discard(tab: _Table, s, t, i, valuer: Valuer, add):
@@ -544,6 +574,23 @@ def _declare(tab: _Table, s, t, i, declared: bool, valuer: Valuer, add, rec):
     values[STAY] = valuer.values(tab.hand_text(s, c), tab.visible(s, t), d, dealer)[None]
     chosen = f"{DECLARE} {T.tile_name(t)}" if declared else STAY
     add(s, i, "declare", tab.hand_text(s), tab.visible(s), d, chosen, values)
+
+
+def _bao_change(tab: _Table, s, b, i, valuer: Valuer, add):
+    """换宝 (bao_change optional): the declared seat, before his draw, returns the bao b whose
+    kind is dead (its three other copies public) and a new one is rolled — against keeping
+    it. Kept, the bao can never be drawn (摸宝) nor be his wait (he would have won on it by
+    对宝 when he looked): his locked hand plays as with no bao, the tile b out of the wall.
+    Returned, the bao is unknown again and b back among the unseen tiles."""
+    tiles, vis = tab.hand_text(s), tab.visible(s)
+    seen, tab.bao_seen[s] = tab.bao_seen[s], None
+    back = tab.visible(s)
+    tab.bao_seen[s] = seen
+    d = tab.draws_left(s, s)
+    dealer = s == tab.dealer
+    keep = valuer.values(tiles, vis, d, dealer, declare=True, bao="none")[None]
+    change = valuer.values(tiles, back, d, dealer, declare=True, bao="unknown")[None]
+    add(s, i, "bao_change", tiles, vis, d, BAO_CHANGE, {BAO_CHANGE: change, BAO_KEEP: keep})
 
 
 def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, add, rv):

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from ccmj_cli import review as RV
 from ccmj_cli import tiles as T
+from ccmj_cli._kernels import layout as L
 from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli.cli import app
 from ccmj_cli.odds import odds
@@ -211,8 +212,118 @@ def test_kong_not_made():
     assert d.chosen == RV.NO_KONG and d.values == k.values and d.event == k.event
 
 
-@pytest.mark.parametrize("rec", [DISCARD, CLAIM, KONG, NO_KONG],
-                         ids=["discard", "claim", "kong", "no_kong"])  # fmt: skip
+# E deals himself 1234z 123m456p789s 5s and lays the 旋风杠 on his first turn (one replacement
+# draw, from the tail: 7z), with no head draw left for him (3 drawable, none drawn: 3 // 4 = 0)
+XUANFENG = record(
+    E,
+    {E: "1234z123m456p789s5s"},
+    [
+        (TL.EV_SPECIAL, E, t("1z"), L.MELD_XUANFENG, 4),
+        (TL.EV_TAIL, E, t("7z"), 0, 0),
+        (TL.EV_DISCARD, E, t("7z"), 0, 0),
+    ],
+    3,
+)
+
+
+def test_special_kong_with_its_replacement_draw():
+    # laid: 123m456p789s5s[1234z] waits on 5s (单调, legal), 3 live among 136 - 14 = 122
+    # unseen, and the replacement draw is his one draw: 3/122. Not laid: the 14 tiles with no
+    # draw left win nothing.
+    ds, _ = grade(XUANFENG)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    assert d.chosen == d.best == "kong [1234z]" and set(d.values) == {"kong [1234z]", RV.NO_KONG}
+    assert d.values["kong [1234z]"].p_win == pytest.approx(3 / 122)
+    assert d.values[RV.NO_KONG].p_win == 0 and d.loss["p_win"] == 0
+    assert d.draws == 0 and d.tiles == "123m456p5789s1234z"
+
+
+# E deals himself 567z 123m456p789s 5s 9m and lays the 喜杠 (three tiles: no replacement
+# draw), then throws 9m; one head draw left for him (7 drawable: 7 // 4 = 1)
+XI = record(
+    E,
+    {E: "567z123m456p789s5s9m"},
+    [(TL.EV_SPECIAL, E, t("5z"), L.MELD_XI, 3), (TL.EV_DISCARD, E, t("9m"), 0, 0)],
+    7,
+)
+
+
+def test_three_tile_special_kong_takes_no_replacement_draw():
+    # laid: the 11 tiles 123m456p789s5s9m beside [567z] discard (9m: the 5s wait) with his one
+    # draw; not laid, 567z are three loose honours and the hand is far from a win: 0
+    ds, _ = grade(XI)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    assert d.chosen == d.best == "kong [567z]"
+    laid = odds("123m456p789s5s9m[567z]", draws=1, exact=True, trials=0,
+                rules=load_variant(None)).results  # fmt: skip
+    assert d.values["kong [567z]"].p_win == max(r.exact.p_win for r in laid) > 0
+    assert d.values[RV.NO_KONG].p_win == 0
+
+
+# E holds [1234z] and draws a fourth wind later: the 补 (one replacement draw) or not
+BU = record(
+    E,
+    {E: "1234z123m456p789s5s"},
+    [
+        *XUANFENG.events,
+        (TL.EV_DRAW, S, t("7p"), 0, 0), (TL.EV_DISCARD, S, t("7p"), 0, 0),
+        (TL.EV_DRAW, W, t("7p"), 0, 0), (TL.EV_DISCARD, W, t("7p"), 0, 0),
+        (TL.EV_DRAW, N, t("7p"), 0, 0), (TL.EV_DISCARD, N, t("7p"), 0, 0),
+        (TL.EV_DRAW, E, t("1z"), 0, 0),
+        (TL.EV_BU, E, t("1z"), L.MELD_XUANFENG, 0),
+    ],
+    7,
+)
+
+
+def test_bu_onto_a_special_kong():
+    # after E's draw (7 drawable, 5 drawn: 2 left, none for him after this turn): 补 1z, the
+    # replacement draw his one chance on 5s; not: throw the 1z back, no draw left: 0
+    ds, _ = grade(BU)
+    (d,) = [x for x in ds if x.kind == "kong" and x.chosen.startswith("补")]
+    assert d.chosen == d.best == "补 1z" and d.draws == 0
+    after = odds("123m456p789s5s[11234z]", visible="777p7z", draws=1, exact=True, trials=0,
+                 rules=load_variant(None)).results[0]  # fmt: skip
+    assert d.values["补 1z"].p_win == after.exact.p_win > 0
+    assert d.values[RV.NO_KONG].p_win == 0
+
+
+# E (dealer) throws 5z and declares, waiting on 9m; he looks at the bao: 5z. S and W throw
+# 5z: its three other copies are public, the bao's kind is dead. On his turn E returns it
+# (换宝, bao_change optional) before his one draw (5 drawable, 3 drawn: 2 left, E's: 1).
+BAO_CHANGE = record(
+    E,
+    {E: "123m456p789s111s9m5z"},
+    [
+        (TL.EV_DISCARD, E, t("5z"), 0, 0),
+        (TL.EV_DECLARE, E, t("5z"), 0, 0),
+        (TL.EV_LOOK, E, t("5z"), 0, 0),
+        (TL.EV_DRAW, S, t("5z"), 0, 0), (TL.EV_DISCARD, S, t("5z"), 0, 0),
+        (TL.EV_DRAW, W, t("5z"), 0, 0), (TL.EV_DISCARD, W, t("5z"), 0, 0),
+        (TL.EV_DRAW, N, t("7p"), 0, 0), (TL.EV_DISCARD, N, t("7p"), 0, 0),
+        (TL.EV_BAO_CHANGE, E, t("5z"), 0, 0),
+    ],
+    5,
+)
+
+
+def test_bao_change():
+    # kept, the bao 5z is dead (no copy to draw, not a wait): only 9m wins, 3 live among
+    # 136 - 13 held - 5 seen (5z 5z 5z 7p, and the bao 5z itself) = 118: 3/118. Returned, the
+    # new bao may be a wait (对宝) or drawn (摸宝): more.
+    ds, _ = grade(BAO_CHANGE)
+    (d,) = [x for x in ds if x.kind == "bao_change"]
+    assert d.tiles == T.format_tiles(T.parse_tiles("123m456p789s111s9m")) and d.draws == 1
+    assert d.visible == "7p5555z" and d.chosen == RV.BAO_CHANGE
+    assert d.values[RV.BAO_KEEP].p_win == pytest.approx(3 / 118)
+    assert d.values[RV.BAO_CHANGE].p_win > d.values[RV.BAO_KEEP].p_win
+    assert d.best == RV.BAO_CHANGE and d.loss["p_win"] == 0
+
+
+@pytest.mark.parametrize(
+    "rec", [DISCARD, CLAIM, KONG, NO_KONG, XUANFENG, XI, BU, BAO_CHANGE],
+    ids=["discard", "claim", "kong", "no_kong", "xuanfeng", "xi", "bu", "bao_change"],
+)  # fmt: skip
 @pytest.mark.parametrize("objective", ["win", "payment"])
 def test_grading_properties(rec, objective):
     ds, valuer = grade(rec, objective=objective)

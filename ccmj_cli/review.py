@@ -316,6 +316,12 @@ class _Table:
         vis = np.minimum(vis, 4 - own)  # (a tile can never be seen more often than it exists)
         return T.format_tiles(vis.astype(np.uint8)) if vis.sum() else ""
 
+    def public(self, t: int) -> int:
+        """Copies of t in the ponds and the exposed melds (not in concealed kongs)."""
+        return int(self.pond[t]) + sum(
+            ts.count(t) for ms in self.melds for k, ts in ms if k != L.MELD_ANKONG
+        )
+
     def draws_left(self, s: int, first: int) -> int:
         """Seat s's draws from the head still to come when seat ``first`` draws next."""
         left = max(0, self.drawable - self.drawn)
@@ -376,6 +382,11 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
 
     for i, (k, s, t, a, b) in enumerate(ev):
         if k == TL.EV_DRAW:
+            b0 = tab.bao_seen[s]  # (a dead bao he keeps: he could have returned it first)
+            if (s in seats and tab.declared[s] and b0 is not None and rec.rv[L.RV_BAO_CHANGE]
+                    and tab.public(b0) >= 3):  # fmt: skip
+                safe(s, i, "bao_change", lambda s=s, b0=b0, i=i: _bao_change(
+                    tab, s, b0, i, valuer, add, BAO_KEEP))  # fmt: skip
             tab.conc[s][t] += 1
             tab.drawn += 1
             tab.turns[s] += 1
@@ -473,7 +484,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
         elif k == TL.EV_BAO_CHANGE:  # (s >= 0: a seat's choice, bao_change optional)
             if s in seats:
                 safe(s, i, "bao_change", lambda s=s, t=t, i=i: _bao_change(
-                    tab, s, t, i, valuer, add))  # fmt: skip
+                    tab, s, t, i, valuer, add, BAO_CHANGE))  # fmt: skip
             tab.bao_seen = [None] * 4  # (the old bao is back in the wall, a new one unseen)
         if 0 <= s < 4:  # a kong comes only in a turn that a draw began
             tab.after_draw[s] = k in (TL.EV_DRAW, TL.EV_TAIL) or (
@@ -576,12 +587,13 @@ def _declare(tab: _Table, s, t, i, declared: bool, valuer: Valuer, add, rec):
     add(s, i, "declare", tab.hand_text(s), tab.visible(s), d, chosen, values)
 
 
-def _bao_change(tab: _Table, s, b, i, valuer: Valuer, add):
+def _bao_change(tab: _Table, s, b, i, valuer: Valuer, add, chosen: str):
     """换宝 (bao_change optional): the declared seat, before his draw, returns the bao b whose
     kind is dead (its three other copies public) and a new one is rolled — against keeping
-    it. Kept, the bao can never be drawn (摸宝) nor be his wait (he would have won on it by
-    对宝 when he looked): his locked hand plays as with no bao, the tile b out of the wall.
-    Returned, the bao is unknown again and b back among the unseen tiles."""
+    it (``chosen``: which he did). Kept, the bao can never be drawn (摸宝) nor be his wait
+    (he would have won on it by 对宝 when he looked): his locked hand plays as with no bao,
+    the tile b out of the wall. Returned, the bao is unknown again and b back among the
+    unseen tiles."""
     tiles, vis = tab.hand_text(s), tab.visible(s)
     seen, tab.bao_seen[s] = tab.bao_seen[s], None
     back = tab.visible(s)
@@ -590,7 +602,7 @@ def _bao_change(tab: _Table, s, b, i, valuer: Valuer, add):
     dealer = s == tab.dealer
     keep = valuer.values(tiles, vis, d, dealer, declare=True, bao="none")[None]
     change = valuer.values(tiles, back, d, dealer, declare=True, bao="unknown")[None]
-    add(s, i, "bao_change", tiles, vis, d, BAO_CHANGE, {BAO_CHANGE: change, BAO_KEEP: keep})
+    add(s, i, "bao_change", tiles, vis, d, chosen, {BAO_CHANGE: change, BAO_KEEP: keep})
 
 
 def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, add, rv):

@@ -320,6 +320,27 @@ def test_bao_change():
     assert d.best == RV.BAO_CHANGE and d.loss["p_win"] == 0
 
 
+def _optional_change(rec, events):
+    """``rec`` with other events, under bao_change optional."""
+    rv = np.array(rec.rv)
+    rv[L.RV_BAO_CHANGE] = 1
+    return RV.HandRecord(1, rec.dealer, rec.start, [list(e) for e in events], rv, "default",
+                         rec.drawable)  # fmt: skip
+
+
+def test_a_dead_bao_kept_is_graded_too():
+    # the same turn, under bao_change optional: E keeps the dead 5z and draws; the same two
+    # choices and values, his the worse
+    keep = _optional_change(BAO_CHANGE, [*BAO_CHANGE.events[:-1], (TL.EV_DRAW, E, t("1p"), 0, 0)])
+    (d,) = [x for x in grade(keep)[0] if x.kind == "bao_change"]
+    (c,) = [x for x in grade(BAO_CHANGE)[0] if x.kind == "bao_change"]
+    assert d.chosen == RV.BAO_KEEP and d.best == RV.BAO_CHANGE and d.values == c.values
+    assert d.loss["p_win"] == pytest.approx(c.values[RV.BAO_CHANGE].p_win - 3 / 118)
+    # under bao_change always the rule changes it: no choice, nothing graded
+    always = record(E, {E: "123m456p789s111s9m5z"}, keep.events, 5)
+    assert not [x for x in grade(always)[0] if x.kind == "bao_change"]
+
+
 @pytest.mark.parametrize(
     "rec", [DISCARD, CLAIM, KONG, NO_KONG, XUANFENG, XI, BU, BAO_CHANGE],
     ids=["discard", "claim", "kong", "no_kong", "xuanfeng", "xi", "bu", "bao_change"],

@@ -608,10 +608,11 @@ def judge_waits(c, ms, own, rv, tb, out):
     or 独听; it is still reported. Fills ``out[34, W_COLS]`` and returns the number of legal
     waits with a copy outside the player's hand (>0 = tenpai).
     """
-    if rv[RV_QIDUI]:  # 七对 is judged by enumerating readings (read_win), in scratch
-        return _judge_waits(c, ms, own, rv, tb, out, np.empty(WAITS_SCRATCH, np.int64))
-    # else no scratch at all (an empty view): an allocation costs about as much as the judgment
-    return _judge_waits(c, ms, own, rv, tb, out, out[0, :0])
+    # 七对 is judged by enumerating readings (read_win), in scratch; else no scratch at all (an
+    # empty view): an allocation costs about as much as the judgment. One call site: the callee
+    # is inlined, and a second site compiled its whole body twice (11 s of each compile).
+    scratch = np.empty(WAITS_SCRATCH, np.int64) if rv[RV_QIDUI] else out[0, :0]
+    return _judge_waits(c, ms, own, rv, tb, out, scratch)
 
 
 @njit(cache=True, inline="always")

@@ -271,7 +271,7 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
     pay = np.zeros(L.N_SEATS, np.int64)
 
     def paid(t, how):
-        return int(K.win_payment(rds[t], how, hh[t], -1, dealer, rv, items, fan, pay))
+        return int(K.win_payment(rds[t], how, bool(hh[t]), -1, dealer, rv, items, fan, pay))
 
     waits = [t for t in range(L.N_KINDS) if legal[t]]
     mobao_best = max(waits, key=lambda t: (paid(t, L.HOW_MOBAO), -t))

@@ -377,7 +377,7 @@ def _prepare_row(data, cs, ce, cols, rv, i, opt, c_out, own_out, ms_out, kong_ou
         c_out[i, t] = conc[t]
     nmelds[i] = total
     meld_summary(mkind[i], mtiles[i], mlen[i], nm, ms_out[i])
-    kong_money(mkind[i], mtiles[i, :, 0], mbu[i], mseat[i], total, rv, kong_out[i])
+    kong_money(mkind[i], mtiles[i, :, 0].copy(), mbu[i], mseat[i], total, rv, kong_out[i])
     return ROW_READ, extra
 
 

@@ -126,7 +126,7 @@ def _payment(c, w, ms, own, rv, tb, dealer, rd, items, fan, pay):
     legal = judge_win(c, w, ms, own, rv, tb, rd)
     if not legal:
         return False, 0, 0, 0
-    fan_items(rd, HOW_SELF, rd[RD_HAOHUA], rv, items)
+    fan_items(rd, HOW_SELF, rd[RD_HAOHUA] == 1, rv, items)
     settle(items, 0, dealer, -1, HOW_SELF, rv, fan, pay)
     return True, pay[0], rd[RD_JIAHU], rd[RD_PIAO]
 

@@ -218,7 +218,8 @@ def judge_features(has_pung, has_chow, shape_jia, dragon_pair, ms, single, rv, b
     has_pung / has_chow: among the concealed sets; shape_jia: the winning tile is 坎/边/单调 in
     this reading; dragon_pair: the pair is 中/发/白; single: the hand had one live legal wait.
     """
-    specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
+    # (bools throughout: an int here would make 飘 an int, and _consider compile twice)
+    specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG] != 0
     piao = not has_chow and ms[MS_CHOWS] == 0 and specials_pung
     fails = base_fails
     if piao and rv[RV_PIAO_EXEMPT]:

@@ -115,7 +115,7 @@ def legal_waits(c, ms, own, rv, tb, wbuf, wins):
 def _win_amount(c, t, how, discarder, dealer, ms, own, rv, tb, rd, items, fan, pay):
     """The payment of winning on ``t`` (judged now: the reading, 独听, 豪华)."""
     judge_win(c, t, ms, own, rv, tb, rd)
-    return win_payment(rd, how, rd[RD_HAOHUA], discarder, dealer, rv, items, fan, pay)
+    return win_payment(rd, how, rd[RD_HAOHUA] == 1, discarder, dealer, rv, items, fan, pay)
 
 
 @njit(cache=True, nogil=True)

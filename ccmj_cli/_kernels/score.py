@@ -105,7 +105,8 @@ def settle(items, winner, dealer, discarder, how, rv, fan_out, pay_out):
     ``fan_out[s]`` is the fan loser s is charged at (0 for the winner and for non-payers).
     The discarder is taken as not having declared tenpai (see ``settle_declared``).
     """
-    settle_declared(items, winner, dealer, discarder, how, False, rv, fan_out, pay_out)
+    # (0, not False: the callers pass an int state, and one type compiles it once)
+    settle_declared(items, winner, dealer, discarder, how, 0, rv, fan_out, pay_out)
 
 
 @njit(cache=True)

@@ -11,8 +11,6 @@ tile of its kind is 摸宝. 换宝: when the three other copies of the bao's kin
 (bao_change optional; the bot's ``wants_bao_change``).
 """
 
-import numpy as np
-
 from ..jit import njit
 from ..judge import LOOK_OK, W_LEGAL, judge_waits, look_rule
 from ..layout import HOW_DUIBAO, HOW_MOBAO, RV_BAO_CHANGE, RV_BAO_PLACE, RV_MOBAO_MUST_WIN
@@ -158,7 +156,7 @@ def check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev):
 def may_look(conc, melded, s, rv):
     """May a tenpai player look at the bao: the shared judge.look_rule on his tiles, melds
     included (断幺九 may not, under bao_forbidden_without_yaojiu)."""
-    own = conc[s].astype(np.int64) + melded[s]
+    own = conc[s] + melded[s]
     return look_rule(True, own, rv) == LOOK_OK
 
 

@@ -137,7 +137,7 @@ def legal_choice(c, ms_s, own, unseen, rv, tb, ut, dscr, lx, buf, weigh):
         own[x] -= 1
         n = -1
         if best_d == 1:
-            n, v = wait_value(c, ms_s, own, unseen, rv, tb, buf, weigh)
+            n, v = wait_value(c, ms_s, own, unseen, rv, tb, buf, weigh != 0)
         elif best_d > FAR:  # (far from a win: the standard useful tiles, ten times cheaper)
             v = live_of(useful_mask(c, tb), unseen)
         else:

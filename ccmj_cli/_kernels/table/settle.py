@@ -154,7 +154,7 @@ def score_win(
     ``declared``: the discarder's ``declared_state`` (0 without a discarder)."""
     if not judge_win(c, t, ms_s, own, rv, tb, rd):
         return -1
-    fan_items(rd, how, rd[RD_HAOHUA], rv, items)  # 豪华七对: the reading's, by the variant
+    fan_items(rd, how, rd[RD_HAOHUA] == 1, rv, items)  # 豪华七对: the reading's, by the variant
     settle_declared(items, winner, dealer, discarder, how, declared, rv, fan, pay)
     total = 0
     for i in range(N_FAN):

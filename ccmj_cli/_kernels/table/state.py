@@ -116,8 +116,10 @@ def new_work(ut):
 def work_with(ut, lx):
     """``new_work`` with a given legal-distance workspace (``legalplay.new_legal``: a memo that
     a thread keeps from one session to the next)."""
-    own = np.zeros(N_KINDS, np.int64)  # a seat's tiles, melds included
-    own2 = np.zeros(N_KINDS, np.int64)  # the same for a second seat (claims)
+    # a seat's tiles, melds included: uint8 as in the hand kernels, so the judgments they share
+    # (judge_waits, judge_win, the discard policy) compile once for both
+    own = np.zeros(N_KINDS, np.uint8)
+    own2 = np.zeros(N_KINDS, np.uint8)  # the same for a second seat (claims)
     unseen = np.zeros(N_KINDS, np.int64)  # what a seat cannot see
     buf = np.zeros((N_KINDS, W_COLS), np.int64)  # judge_waits output
     rd = np.zeros(RD_LEN, np.int64)  # a reading
@@ -337,7 +339,7 @@ def pung_refused_shoubayi(conc, melded, s, d, ms_after, rv, tb, buf):
         return False
     c = conc[s].copy()
     c[d] -= 2
-    own = c.astype(np.int64) + melded[s]
+    own = c + melded[s]
     own[d] += 3  # (the pung's tiles, the claimed one included)
     for x in range(N_KINDS):
         if c[x] == 0:

@@ -51,13 +51,10 @@ def make_variant(tmp_path):
 # CCMJ_CACHE_DIR, set here for all of them (as the user set it, else the folder ccmj would
 # pick), so a test that changes HOME still shares it. Before the first test, `ccmj warm-up`
 # fills it — the table engine in one process, the hand, batch, odds and referee kernels in
-# another, so a cold compile uses both cores once instead of every worker and subprocess
-# compiling the same kernels (the referee's scripted engine compiled in its README example's
-# subprocess, minutes on one core, before it was in the warm-up). With a warm cache this takes
-# seconds. It runs when the whole suite runs (no test paths given), or with CCMJ_WARM_UP=1;
+# another (its default on two cores), so a cold compile uses both cores once instead of every
+# worker and subprocess compiling the same kernels. With a warm cache this takes seconds. It
+# runs when the whole suite runs (no test paths given), or with CCMJ_WARM_UP=1;
 # CCMJ_WARM_UP=0 skips it.
-
-WARM_PARTS = (["simulate"], ["hand", "odds", "referee"])
 
 
 def _whole_suite(config) -> bool:
@@ -86,16 +83,10 @@ def pytest_configure(config):
     env = dict(os.environ)
     env.pop("CCMJ_JIT", None)
     t0 = time.perf_counter()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "ccmj_cli", "warm-up", *(f"--part={p}" for p in parts)],
-            cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True,
-        )
-        for parts in WARM_PARTS
-    ]  # fmt: skip
-    failed = [err for p in procs for err in [p.communicate()[1]] if p.returncode != 0]
+    p = subprocess.run([sys.executable, "-m", "ccmj_cli", "warm-up", "--jobs", "2"], cwd=root,
+                       env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)  # fmt: skip
     took = time.perf_counter() - t0
     sys.stderr.write(f"ccmj warm-up: {took:.0f} s (kernels in {os.environ['CCMJ_CACHE_DIR']})\n")
-    for err in failed:  # not fatal: the tests compile what they need
-        sys.stderr.write(f"ccmj warm-up failed:\n{err[-2000:]}\n")
+    if p.returncode != 0:  # not fatal: the tests compile what they need
+        sys.stderr.write(f"ccmj warm-up failed:\n{p.stderr[-2000:]}\n")

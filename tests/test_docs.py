@@ -218,7 +218,7 @@ def test_the_readme_keeps_the_two_set_up_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
     assert f"```sh\n{ci}\n```" in readme
-    install = "pip install . && ccmj waits 111m456p789s2345s"
+    install = "pip install . && ccmj waits 111m456p789s2345s && ccmj warm-up"
     assert f"```sh\npython3 -m venv .venv && . .venv/bin/activate && {install}\n```" in readme
 
 

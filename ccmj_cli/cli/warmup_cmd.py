@@ -5,13 +5,21 @@ under a minute each for ``batch`` and ``odds``. ``ccmj warm-up`` runs each comma
 tiny job, in this process, so their kernels land in the cache folder (Set-up in the README);
 each step says on stderr what it compiles, how far the warm-up is, and how long it took. Run
 again with a warm cache it only loads them (seconds). The test suite runs it once per session.
+
+On a machine with two cores or more the parts run in two processes at once (the table engine in
+one, the rest in the other: the two take about as long), each compiling its own kernels: the
+warm-up takes about half the time. Numba compiles on one thread, so more processes would only
+split smaller parts.
 """
 
 import contextlib
 import io
 import os
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from typing import Annotated
 
@@ -108,6 +116,9 @@ STEPS = {
     ])],
 }  # fmt: skip
 PARTS = tuple(STEPS)
+# the parts run side by side on two cores: the table engine alone takes as long as the rest
+GROUPS = (("simulate",), ("hand", "odds", "referee"))
+CHILD = "CCMJ_WARM_UP_CHILD"  # set in a child process: report steps as tab-separated lines
 
 
 def _run(args: list[str]) -> None:
@@ -124,8 +135,9 @@ def _run(args: list[str]) -> None:
         typer.main.get_command(app).main(args, prog_name="ccmj", standalone_mode=False)
 
 
-def warm_up(parts=PARTS, say=None) -> float:
-    """Run the steps of ``parts``; ``say(line)`` reports each. Returns the seconds taken."""
+def warm_up(parts=PARTS, say=None, child=None) -> float:
+    """Run the steps of ``parts``; ``say(line)`` reports each (``child(line)``: as tab-separated
+    start and done lines, for ``side_by_side``). Returns the seconds taken."""
     steps = [s for p in parts for s in STEPS[p]]
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ccmj-warm-up-") as tmp:
@@ -143,10 +155,84 @@ def warm_up(parts=PARTS, say=None) -> float:
             t = time.perf_counter()
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}…")
+            if child:
+                child(f"start\t{what}")
             for args in commands:
                 _run([a.format(wins=wins, log=log, position=position, record=record) for a in args])
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
+            if child:
+                child(f"done\t{what}\t{time.perf_counter() - t:.1f}")
+    return time.perf_counter() - t0
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (not on every platform)
+        return os.cpu_count() or 1
+
+
+def side_by_side(parts, say) -> float:
+    """``warm_up`` with the parts of each of GROUPS in a process of its own, at once; the
+    steps are numbered in the order they start. Returns the seconds taken."""
+    from .. import interrupts
+
+    groups = [[p for p in g if p in parts] for g in GROUPS]
+    groups = [g for g in groups if g]
+    total = sum(len(STEPS[p]) for p in parts)
+    t0 = time.perf_counter()
+    env = {**os.environ, CHILD: "1"}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "ccmj_cli", "warm-up", *(f"--part={p}" for p in g)],
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, encoding="utf-8", errors="replace",
+        )
+        for g in groups
+    ]  # fmt: skip
+    lock = threading.Lock()
+    started: dict[str, int] = {}
+    said: set[str] = set()  # other lines (a notice about the cache folder): said once
+    stopping: list[bool] = []
+
+    def relay(proc: subprocess.Popen):
+        for line in proc.stderr:
+            kind, _, rest = line.rstrip("\n").partition("\t")
+            with lock:
+                if stopping:
+                    continue
+                if kind == "start":
+                    started[rest] = len(started) + 1
+                    say(f"warm-up {started[rest]}/{total}: {rest}…")
+                elif kind == "done":
+                    what, _, secs = rest.rpartition("\t")
+                    say(f"warm-up {started.get(what, '?')}/{total}: {what}: {secs} s")
+                elif line.strip() and line not in said:
+                    said.add(line)
+                    say(line.rstrip("\n"))
+
+    def stop():  # a signal (the children ignore Ctrl-C): they end, then we do
+        with lock:
+            stopping.append(True)
+        for proc in procs:
+            with contextlib.suppress(OSError):
+                proc.terminate()
+        raise KeyboardInterrupt
+
+    interrupts.work_started(stop)
+    threads = [threading.Thread(target=relay, args=(p,), daemon=True) for p in procs]
+    for t in threads:
+        t.start()
+    try:
+        for proc, t in zip(procs, threads, strict=True):
+            proc.wait()
+            t.join()
+    finally:
+        interrupts.work_ended()
+    for g, proc in zip(groups, procs, strict=True):
+        if proc.returncode != 0:
+            raise RuntimeError(f"the warm-up of {', '.join(g)} ended with exit {proc.returncode}")
     return time.perf_counter() - t0
 
 
@@ -157,6 +243,14 @@ def register(app: typer.Typer):
             list[str] | None,
             typer.Option(
                 "--part", help=f"Only these parts ({', '.join(PARTS)}); repeat for several."
+            ),
+        ] = None,
+        jobs: Annotated[
+            int | None,
+            typer.Option(
+                "--jobs", "-j", min=1,
+                help="Compile in this many processes at once (default: 2 on a machine with two "
+                "cores or more; more gain nothing).",
             ),
         ] = None,
     ):
@@ -175,5 +269,23 @@ def register(app: typer.Typer):
                 sys.stderr.write(line + "\n")
                 sys.stderr.flush()
 
-        took = warm_up(parts, say)
+        if os.environ.get(CHILD) == "1":  # a process of side_by_side: machine-readable steps
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C: the parent ends it)
+            warm_up(parts, None, child=say)
+            return
+        split = jobs if jobs is not None else min(2, usable_cores())
+        if split > 1 and sum(any(p in parts for p in g) for g in GROUPS) > 1:
+            try:
+                took = side_by_side(parts, say)
+            except KeyboardInterrupt:
+                from .. import interrupts
+
+                typer.echo(interrupts.named("INTERRUPTED: the kernels compiled so far are "
+                                            "cached"), err=True)  # fmt: skip
+                raise typer.Exit(interrupts.exit_code()) from None
+            except RuntimeError as e:
+                typer.echo(f"error: {e}", err=True)
+                raise typer.Exit(1) from None
+        else:
+            took = warm_up(parts, say)
         typer.echo(f"warm-up done in {took:.1f} s: the kernels are in the cache folder", err=True)

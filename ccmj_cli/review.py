@@ -25,7 +25,9 @@ makes, so the numbers are the same engine's:
   made.
 
 A choice's value is P(win) and the expected payment; the loss of the choice made is the best
-value minus its own (never negative), for the objective chosen (``win`` or ``payment``).
+value minus its own (never negative), for the objective chosen (``win`` or ``payment``). A
+kong's expected payment includes the kong money it earns at once (``score.kong_value`` from
+each other seat, a 补 what its tile adds), as the table pays it, won or not.
 """
 
 import json
@@ -249,6 +251,18 @@ class Valuer:
     def key(self, x: Value):
         a, b = round(x.p_win, 12), round(x.expected_payment, 9)
         return (b, a) if self.objective == "payment" else (a, b)
+
+
+def _kong_money(v: Variant, kind: int, tile: int, bu: int = 0) -> int:
+    """The kong money a kong earns at once: ``score.kong_value`` from each of the three other
+    seats, as the table pays it (whether or not the hand is won)."""
+    from ._kernels.score import kong_value
+
+    return 3 * int(kong_value(kind, tile, bu, v.vector))
+
+
+def _plus(value: Value, money: int) -> Value:
+    return Value(value.p_win, value.expected_payment + money, value.method, value.ci95)
 
 
 def _grade(valuer: Valuer, values: dict, chosen: str):
@@ -526,6 +540,11 @@ def _special_kong(tab: _Table, s, t, kind, bu: bool, i, valuer: Valuer, add):
     else:
         made = valuer.best_of(valuer.values(after, vis, d, dealer))
     laid = next(ts for k, ts in reversed(melds) if k == kind)
+    # its money as the table pays it: a 补 the difference one more 补 tile makes (the 补 tiles
+    # of the meld as the variant reads it, as ccmj score reads a hand)
+    m = next(m for m in reversed(T.parse_hand(after, valuer.v.meld_rules).melds) if m.kind == kind)
+    money = _kong_money(valuer.v, kind, m.tiles[0], m.bu)
+    made = _plus(made, money - _kong_money(valuer.v, kind, m.tiles[0], m.bu - 1) if bu else money)
     chosen = f"补 {T.tile_name(t)}" if bu else f"{KONG} {T.laid_meld_text(kind, laid)}"
     values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer)), chosen: made}
     add(s, i, "kong", tiles, vis, d, chosen, values)
@@ -621,7 +640,8 @@ def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, a
         vis2 = tab.visible(o, taken=t)  # the claimed tile is his now
         if kind == L.MELD_KONG:  # the replacement draw, then his draws as the wall says
             d = tab.draws_left(o, (o + 1) % 4) + 1
-            values[name] = valuer.values(tiles, vis2, d, dealer)[None]
+            values[name] = _plus(valuer.values(tiles, vis2, d, dealer)[None],
+                                 _kong_money(valuer.v, kind, t))
         else:
             d = tab.draws_left(o, (o + 1) % 4)
             values[name] = valuer.best_of(valuer.values(tiles, vis2, d, dealer))
@@ -666,7 +686,9 @@ def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add):
             melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
                      for m in tab.melds[s]]  # fmt: skip
         after = tab.hand_text(s, c2, melds)
-        values[f"{KONG} {T.tile_name(t)}"] = valuer.values(after, vis, d + 1, dealer)[None]
+        kind = L.MELD_ANKONG if k == TL.EV_ANKONG else L.MELD_KONG
+        values[f"{KONG} {T.tile_name(t)}"] = _plus(valuer.values(after, vis, d + 1, dealer)[None],
+                                                   _kong_money(valuer.v, kind, t))
     add(s, i, "kong", tiles, vis, d, chosen, values)
 
 

@@ -36,8 +36,8 @@ def record(dealer, starts: dict, events, drawable) -> RV.HandRecord:
                          np.asarray(v.vector, np.int64), "default", drawable)  # fmt: skip
 
 
-def grade(rec, seat=E, objective="win", search="full"):
-    valuer = RV.Valuer(load_variant(None), objective, search=search)
+def grade(rec, seat=E, objective="win", search="full", rules=None):
+    valuer = RV.Valuer(rules or load_variant(None), objective, search=search)
     skipped = []
     return RV._decisions_of_hand(rec, [seat], valuer, skipped), valuer
 
@@ -200,6 +200,22 @@ def test_kong_with_and_without_replacement():
     assert d.values[RV.NO_KONG].p_win == max(r.exact.p_win for r in n.results)
 
 
+def test_a_kong_earns_its_kong_money_in_the_payment(make_variant):
+    # (5555z) is a concealed 大蛋: 4 base units from each of the three others, at once, won or
+    # not: the kong's expected payment is the hand's plus 12; its P(win), and not konging,
+    # unchanged. A room paying 1 for it: plus 3.
+    ds, _ = grade(KONG)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    k = odds("123m456p789s1s(5555z)", visible="46z7z", draws=2, exact=True, trials=0,
+             rules=load_variant(None)).results[0]  # fmt: skip
+    assert d.values["kong 5z"].p_win == k.exact.p_win
+    assert d.values["kong 5z"].expected_payment == pytest.approx(k.exact.expected_payment + 12)
+    ds, _ = grade(KONG, rules=make_variant(kong={"dadan_concealed": 1}))
+    (d1,) = [x for x in ds if x.kind == "kong"]
+    assert d1.values["kong 5z"].expected_payment == pytest.approx(k.exact.expected_payment + 3)
+    assert d1.values[RV.NO_KONG] == d.values[RV.NO_KONG]
+
+
 # the same turn, and E throws 1s instead: the kong he did not make is a decision too
 NO_KONG = record(S, {E: "123m456p789s1s555z", S: "1234567p1122334z"},
                  [*KONG.events[:-1], (TL.EV_DISCARD, E, t("1s"), 0, 0)], 7)  # fmt: skip
@@ -238,6 +254,21 @@ def test_special_kong_with_its_replacement_draw():
     assert d.draws == 0 and d.tiles == "123m456p5789s1234z"
 
 
+
+@pytest.mark.parametrize("sanfeng, each", [(False, 1), (True, 2)])
+def test_a_special_kong_earns_its_kong_money(make_variant, sanfeng, each):
+    # 旋风杠 pays 1 + 1 per 补 tile from each other seat: four winds are the kong itself by
+    # default, three winds and a 补 under 三风蛋 (sanfeng_dan)
+    v = make_variant(sanfeng_dan=sanfeng)
+    ds, _ = grade(XUANFENG, rules=v)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    win = odds("123m456p789s5s[1234z]", draws=1, exact=True, trials=0, rules=v,
+               dealer=True).results[0]  # (E deals)
+    assert d.values["kong [1234z]"].p_win == win.exact.p_win
+    assert d.values["kong [1234z]"].expected_payment == pytest.approx(
+        win.exact.expected_payment + 3 * each)
+
+
 # E deals himself 567z 123m456p789s 5s 9m and lays the 喜杠 (three tiles: no replacement
 # draw), then throws 9m; one head draw left for him (7 drawable: 7 // 4 = 1)
 XI = record(
@@ -254,10 +285,14 @@ def test_three_tile_special_kong_takes_no_replacement_draw():
     ds, _ = grade(XI)
     (d,) = [x for x in ds if x.kind == "kong"]
     assert d.chosen == d.best == "kong [567z]"
-    laid = odds("123m456p789s5s9m[567z]", draws=1, exact=True, trials=0,
-                rules=load_variant(None)).results  # fmt: skip
+    laid = odds("123m456p789s5s9m[567z]", draws=1, exact=True, trials=0, dealer=True,
+                rules=load_variant(None)).results  # fmt: skip (E deals)
     assert d.values["kong [567z]"].p_win == max(r.exact.p_win for r in laid) > 0
     assert d.values[RV.NO_KONG].p_win == 0
+    # 喜杠 of three: 1 from each of the three others (its best discard's payment, plus 3)
+    best = max(laid, key=lambda r: (r.exact.p_win, r.exact.expected_payment))
+    assert d.values["kong [567z]"].expected_payment == pytest.approx(
+        best.exact.expected_payment + 3)
 
 
 # E holds [1234z] and draws a fourth wind later: the 补 (one replacement draw) or not
@@ -283,9 +318,11 @@ def test_bu_onto_a_special_kong():
     (d,) = [x for x in ds if x.kind == "kong" and x.chosen.startswith("补")]
     assert d.chosen == d.best == "补 1z" and d.draws == 0
     after = odds("123m456p789s5s[11234z]", visible="777p7z", draws=1, exact=True, trials=0,
-                 rules=load_variant(None)).results[0]  # fmt: skip
+                 dealer=True, rules=load_variant(None)).results[0]  # fmt: skip (E deals)
     assert d.values["补 1z"].p_win == after.exact.p_win > 0
     assert d.values[RV.NO_KONG].p_win == 0
+    # a 补 tile earns 1 more from each of the three others (kong.bu)
+    assert d.values["补 1z"].expected_payment == pytest.approx(after.exact.expected_payment + 3)
 
 
 # E (dealer) throws 5z and declares, waiting on 9m; he looks at the bao: 5z. S and W throw

@@ -18,6 +18,7 @@ same way: the finished work is kept and temporary files removed, and the process
 
 import contextlib
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -43,6 +44,11 @@ def exit_code() -> int:
     """128 + the number of the signal that interrupted the work (130 for Ctrl-C, 143 for
     SIGTERM, 129 for SIGHUP); 130 when none did (an in-process KeyboardInterrupt)."""
     return 128 + (_signal[0] if _signal else signal.SIGINT)
+
+
+def signalled() -> bool:
+    """A signal has interrupted work in this process (a command that finished early on it)."""
+    return bool(_signal)
 
 
 def named(message: str) -> str:
@@ -72,6 +78,8 @@ def stop_now(message: str) -> None:
     128 + the signal's number)."""
     try:
         for path in list(_temporary):
+            if os.path.isdir(path):  # (a scratch folder)
+                shutil.rmtree(path, ignore_errors=True)
             with contextlib.suppress(OSError):
                 os.unlink(path)
         sys.stderr.write(named(message) + "\n")
@@ -104,7 +112,8 @@ def say_when_interrupted(message: str) -> None:
 
 
 def writing(path: str) -> None:
-    """``path`` is a temporary output file: removed if the process ends at once."""
+    """``path`` is a temporary output file (or scratch folder): removed if the process ends
+    at once."""
     _temporary.add(path)
 
 

@@ -1,5 +1,5 @@
 """`ccmj warm-up`: every step said and numbered, in one process or two side by side, and a
-Ctrl-C or SIGTERM ends both processes with the usual exit code."""
+Ctrl-C or SIGTERM ends every process with the usual exit code, leaving no scratch folder."""
 
 import os
 import re
@@ -65,7 +65,9 @@ def test_an_unknown_part_is_a_usage_error():
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_ends_both_processes_of_a_cold_warm_up(tmp_path, sig, code):
     psutil = pytest.importorskip("psutil")
-    env = {**os.environ, "CCMJ_CACHE_DIR": str(tmp_path / "cache")}  # empty: it compiles
+    scratch = tmp_path / "tmp"  # the processes' temporary folders: none left behind
+    scratch.mkdir()
+    env = {**os.environ, "CCMJ_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(scratch)}
     env.pop("CCMJ_JIT", None)
     p = subprocess.Popen([sys.executable, "-m", "ccmj_cli", "warm-up", "--jobs", "2"], cwd=ROOT,
                          env=env, stderr=subprocess.PIPE, text=True,
@@ -88,3 +90,4 @@ def test_a_signal_ends_both_processes_of_a_cold_warm_up(tmp_path, sig, code):
     assert "Traceback" not in err
     gone, alive = psutil.wait_procs(children, timeout=30)
     assert not alive
+    assert [x.name for x in scratch.iterdir()] == []

@@ -142,7 +142,10 @@ def warm_up(parts=PARTS, say=None, child=None) -> float:
     start and done lines, for ``side_by_side``). Returns the seconds taken."""
     steps = [s for p in parts for s in STEPS[p]]
     t0 = time.perf_counter()
+    from .. import interrupts
+
     with tempfile.TemporaryDirectory(prefix="ccmj-warm-up-") as tmp:
+        interrupts.writing(tmp)  # (removed too if a signal ends the process at once)
         wins = os.path.join(tmp, "wins.csv")
         with open(wins, "w", encoding="utf-8") as f:
             f.write(WINS)
@@ -161,10 +164,13 @@ def warm_up(parts=PARTS, say=None, child=None) -> float:
                 child(f"start\t{what}")
             for args in commands:
                 _run([a.format(wins=wins, log=log, position=position, record=record) for a in args])
+                if interrupts.signalled():  # (a step that stopped early on it: end here too)
+                    interrupts.stop_now("INTERRUPTED: the kernels compiled so far are cached")
             if say:
                 say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
             if child:
                 child(f"done\t{what}\t{time.perf_counter() - t:.1f}")
+        interrupts.written(tmp)
     return time.perf_counter() - t0
 
 

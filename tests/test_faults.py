@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -525,12 +526,23 @@ def test_a_log_of_another_version_is_refused_in_one_line(tmp_path):
 TENPAI = "111m456p789s2345s"  # tenpai on 2s/5s: shanten 0 (a zeroed table said -1)
 
 
+@pytest.fixture(autouse=True)
+def no_fallback_tables(tmp_path_factory, monkeypatch):
+    """A temporary folder of the test's own (here and in its ``ccmj`` processes): tables left
+    in the machine's private fallback folder (``/tmp/ccmj-UID``, by an earlier run on an
+    unwritable cache) would be found there and never built into the folder under test."""
+    tmp = tmp_path_factory.mktemp("tmpdir")  # (beside tmp_path: tests list theirs)
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+
+
 @pytest.fixture(scope="module")
 def built_cache(tmp_path_factory):
     """A cache folder with the tables and the compiled table builders, built once (seconds):
     each test damages a copy of it."""
     folder = tmp_path_factory.mktemp("cache") / "ccmj"
-    code, out, err = ccmj("waits", TENPAI, env={"CCMJ_CACHE_DIR": str(folder)})
+    tmp = tmp_path_factory.mktemp("tmpdir")  # (as no_fallback_tables)
+    code, out, err = ccmj("waits", TENPAI, env={"CCMJ_CACHE_DIR": str(folder), "TMPDIR": str(tmp)})
     assert code == 0, err
     return folder
 

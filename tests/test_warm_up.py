@@ -59,7 +59,8 @@ def test_every_step_is_said_once_numbered_in_order_of_start(jobs):
 def test_an_unknown_part_is_a_usage_error():
     r = warm_up("--part", "nonsense")
     assert r.returncode == 2
-    assert r.stderr.strip() == "error: unknown part 'nonsense' (parts: hand, odds, simulate, referee)"
+    parts = "hand, odds, simulate, referee"
+    assert r.stderr.strip() == f"error: unknown part 'nonsense' (parts: {parts})"
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

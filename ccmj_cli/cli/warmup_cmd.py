@@ -6,10 +6,10 @@ tiny job, in this process, so their kernels land in the cache folder (Set-up in 
 each step says on stderr what it compiles, how far the warm-up is, and how long it took. Run
 again with a warm cache it only loads them (seconds). The test suite runs it once per session.
 
-On a machine with two cores or more the parts run in two processes at once (the table engine in
-one, the rest in the other: the two take about as long), each compiling its own kernels: the
-warm-up takes about half the time. Numba compiles on one thread, so more processes would only
-split smaller parts.
+On a machine with two cores or more the parts run in two chains of processes at once (the table
+engine in one; the hand and odds kernels, then the referee's, in the other: the two take about
+as long), each compiling its own kernels: the warm-up takes about half the time. Numba compiles
+on one thread, so more processes would only split smaller parts.
 """
 
 import contextlib
@@ -24,6 +24,8 @@ import time
 from typing import Annotated
 
 import typer
+
+from .. import interrupts
 
 HAND = "111m456p789s2345s"
 WINS = (  # batch rows: a self-draw, a discard, 摸宝, 对宝, with kongs, one bad row
@@ -142,36 +144,39 @@ def warm_up(parts=PARTS, say=None, child=None) -> float:
     start and done lines, for ``side_by_side``). Returns the seconds taken."""
     steps = [s for p in parts for s in STEPS[p]]
     t0 = time.perf_counter()
-    from .. import interrupts
-
     with tempfile.TemporaryDirectory(prefix="ccmj-warm-up-") as tmp:
         interrupts.writing(tmp)  # (removed too if a signal ends the process at once)
-        wins = os.path.join(tmp, "wins.csv")
-        with open(wins, "w", encoding="utf-8") as f:
-            f.write(WINS)
-        log = os.path.join(tmp, "hands.log")
-        position = os.path.join(tmp, "position.json")
-        with open(position, "w", encoding="utf-8") as f:
-            f.write(POSITION)
-        record = os.path.join(tmp, "record.txt")
-        with open(record, "w", encoding="utf-8") as f:
-            f.write(RECORD)
-        for i, (what, commands) in enumerate(steps, 1):
-            t = time.perf_counter()
-            if say:
-                say(f"warm-up {i}/{len(steps)}: {what}…")
-            if child:
-                child(f"start\t{what}")
-            for args in commands:
-                _run([a.format(wins=wins, log=log, position=position, record=record) for a in args])
-                if interrupts.signalled():  # (a step that stopped early on it: end here too)
-                    interrupts.stop_now("INTERRUPTED: the kernels compiled so far are cached")
-            if say:
-                say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
-            if child:
-                child(f"done\t{what}\t{time.perf_counter() - t:.1f}")
-        interrupts.written(tmp)
+        try:
+            names = {"wins": "wins.csv", "log": "hands.log", "position": "position.json",
+                     "record": "record.txt"}  # fmt: skip
+            files = {key: os.path.join(tmp, name) for key, name in names.items()}
+            for key, text in (("wins", WINS), ("position", POSITION), ("record", RECORD)):
+                with open(files[key], "w", encoding="utf-8") as f:
+                    f.write(text)
+            for i, (what, commands) in enumerate(steps, 1):
+                t = time.perf_counter()
+                if say:
+                    say(f"warm-up {i}/{len(steps)}: {what}…")
+                if child:
+                    child(f"start\t{what}")
+                for args in commands:
+                    _run([a.format(**files) for a in args])
+                    if interrupts.signalled():  # (a step that stopped early on it: end here)
+                        interrupts.stop_now("INTERRUPTED: the kernels compiled so far are cached")
+                if say:
+                    say(f"warm-up {i}/{len(steps)}: {what}: {time.perf_counter() - t:.1f} s")
+                if child:
+                    child(f"done\t{what}\t{time.perf_counter() - t:.1f}")
+        finally:
+            interrupts.written(tmp)
     return time.perf_counter() - t0
+
+
+def chains_of(parts) -> list[list[list[str]]]:
+    """The chains of GROUPS that hold ``parts``: each a list of stages, each a list of parts."""
+    chains = [[[p for p in stage if p in parts] for stage in chain] for chain in GROUPS]
+    chains = [[stage for stage in chain if stage] for chain in chains]
+    return [chain for chain in chains if chain]
 
 
 def usable_cores() -> int:
@@ -181,16 +186,11 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def side_by_side(parts, say) -> float:
-    """``warm_up`` with the chains of GROUPS at once: each chain's stages one after the other,
-    each stage (its parts) in a process of its own; the steps are numbered in the order they
-    start. Returns the seconds taken."""
-    from .. import interrupts
-
-    chains = [[[p for p in stage if p in parts] for stage in chain] for chain in GROUPS]
-    chains = [[stage for stage in chain if stage] for chain in chains]
-    chains = [chain for chain in chains if chain]
-    total = sum(len(STEPS[p]) for p in parts)
+def side_by_side(chains, say) -> float:
+    """``warm_up`` with ``chains`` (``chains_of``) at once: each chain's stages one after the
+    other, each stage (its parts) in a process of its own; the steps are numbered in the order
+    they start. Returns the seconds taken."""
+    total = sum(len(STEPS[p]) for chain in chains for stage in chain for p in stage)
     t0 = time.perf_counter()
     env = {**os.environ, CHILD: "1"}
     lock = threading.Lock()
@@ -294,13 +294,11 @@ def register(app: typer.Typer):
             warm_up(parts, None, child=say)
             return
         split = jobs if jobs is not None else min(2, usable_cores())
-        chains = [{p for stage in chain for p in stage} for chain in GROUPS]
-        if split > 1 and sum(any(p in parts for p in c) for c in chains) > 1:
+        chains = chains_of(parts)
+        if split > 1 and len(chains) > 1:
             try:
-                took = side_by_side(parts, say)
+                took = side_by_side(chains, say)
             except KeyboardInterrupt:
-                from .. import interrupts
-
                 typer.echo(interrupts.named("INTERRUPTED: the kernels compiled so far are "
                                             "cached"), err=True)  # fmt: skip
                 raise typer.Exit(interrupts.exit_code()) from None

@@ -24,6 +24,9 @@ makes, so the numbers are the same engine's:
   form where it applies, else the dynamic programme) vs staying undeclared with the discard
   made.
 
+Hands are independent: ``threads`` of them are reviewed side by side (``threaded.in_order``),
+the decisions kept in the record's order, so the review does not depend on the thread count.
+
 A choice's value is P(win) and the expected payment; the loss of the choice made is the best
 value minus its own (never negative), for the objective chosen (``win`` or ``payment``). A
 kong's expected payment includes the kong money it earns at once (``score.kong_value`` from
@@ -31,6 +34,8 @@ each other seat, a 补 what its tile adds), as the table pays it, won or not.
 """
 
 import json
+import os
+import threading
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -40,6 +45,7 @@ from ._kernels import layout as L
 from ._kernels.table import layout as TL
 from .errors import HandError, UsageError
 from .rules import Variant, rule_vector
+from .threaded import in_order
 
 SEATS = ("E", "S", "W", "N")
 KINDS = ("discard", "claim", "kong", "declare", "bao_change")
@@ -200,15 +206,20 @@ class Review:
 
 
 # ---------------------------------------------------------------- valuing a position
+class Stopped(Exception):
+    """The review was stopped (Ctrl-C) while this thread was valuing a position."""
+
+
 class Valuer:
     """``odds.odds(..., exact=True)`` per position, remembered (a hand reviewed for several
     seats, or the same position reached twice, is solved once)."""
 
     def __init__(self, v: Variant, objective: str, trials: int = 4000, seed: int = 1,
-                 search: str = "full"):  # fmt: skip
+                 search: str = "full", stop=None):  # fmt: skip
         self.v, self.objective, self.trials, self.seed = v, objective, trials, seed
         self.search = search  # "full": as ccmj odds --exact; "quick": as ccmj odds unasked
-        self.memo = {}
+        self.memo = {}  # (shared by the threads: a position two of them meet may be solved twice)
+        self.stop = stop  # a threading.Event: set, the searches in flight end (Ctrl-C)
 
     def values(self, tiles: str, visible: str, draws: int, dealer: bool, declare: bool = False,
                bao: str = "none") -> dict:  # fmt: skip
@@ -218,19 +229,18 @@ class Valuer:
             return self.memo[key]
         from . import odds as O
 
+        common = dict(visible=visible or None, draws=draws, seed=self.seed,
+                      objective=self.objective, dealer=dealer, declare=declare, bao=bao,
+                      rules=self.v, stop=self.stop)  # fmt: skip
         try:
             if self.search == "quick":  # the search ccmj odds makes unasked (no --exact)
-                rep = O.odds(tiles, visible=visible or None, draws=draws, trials=None,
-                             seed=self.seed, objective=self.objective, dealer=dealer,
-                             declare=declare, bao=bao, rules=self.v)  # fmt: skip
-                return self._keep(key, rep)
-            rep = O.odds(tiles, visible=visible or None, draws=draws, exact=True, trials=0,
-                         objective=self.objective, dealer=dealer, declare=declare, bao=bao,
-                         rules=self.v)  # fmt: skip
+                rep = O.odds(tiles, trials=None, **common)
+            else:
+                rep = O.odds(tiles, exact=True, trials=0, **common)
         except UsageError:  # no exact answer: the Monte Carlo, with its interval
-            rep = O.odds(tiles, visible=visible or None, draws=draws, exact=True,
-                         trials=self.trials, seed=self.seed, objective=self.objective,
-                         dealer=dealer, declare=declare, bao=bao, rules=self.v)  # fmt: skip
+            rep = O.odds(tiles, exact=True, trials=self.trials, **common)
+        if self.stop is not None and self.stop.is_set():
+            raise Stopped  # (what the search knew when it stopped is no value)
         return self._keep(key, rep)
 
     def _keep(self, key, rep) -> dict:
@@ -734,16 +744,18 @@ def _record_variant(recs: list[HandRecord], rules) -> Variant:
 
 
 SEARCHES = ("full", "quick")
+MAX_THREADS = 4  # the default's cap: each thread holds a search graph (up to ~0.4 GB in full)
 
 
 def review(path, seat: str | None = None, hand: int | None = None, objective: str = "win",
            rules: Variant | str | None = None, search: str = "full",
-           progress=None) -> Review:  # fmt: skip
+           progress=None, threads: int | None = None) -> Review:  # fmt: skip
     """Grade every decision of ``seat`` (E/S/W/N; None: every seat) in the record at ``path``
     (hand ``hand`` only, 1-based, when given), by the exact analysis for ``objective``.
     ``search``: "full" values every position as ``ccmj odds --exact`` does; "quick" as
     ``ccmj odds`` does unasked (a smaller search region, the Monte Carlo where it finds no
-    exact answer)."""
+    exact answer). ``threads``: hands reviewed side by side (None: one per core, at most
+    ``MAX_THREADS``); the review does not depend on it."""
     if search not in SEARCHES:
         raise UsageError(f"bad --search '{search}': expected full or quick")
     if objective not in OBJECTIVES:
@@ -755,10 +767,23 @@ def review(path, seat: str | None = None, hand: int | None = None, objective: st
     seats = [SEATS.index(seat.upper())] if seat else list(range(4))
     recs = read_record(path, hand)
     v = _record_variant(recs, rules)
-    valuer = Valuer(v, objective, search=search)
+    if threads is not None and threads < 1:
+        raise UsageError(f"bad --threads {threads}: expected 1 or more")
+    threads = min(threads or MAX_THREADS, os.cpu_count() or 1, len(recs) or 1)
+    valuer = Valuer(v, objective, search=search, stop=threading.Event() if threads > 1 else None)
+
+    def one(rec):
+        skipped = []
+        return _decisions_of_hand(rec, seats, valuer, skipped), skipped
+
+    if threads > 1:  # (the searches run without the GIL)
+        graded = in_order(recs, one, threads, valuer.stop)
+    else:
+        graded = ((rec, one(rec)) for rec in recs)
     decisions, skipped = [], []
-    for rec in recs:
-        decisions += _decisions_of_hand(rec, seats, valuer, skipped)
+    for _rec, (ds, sk) in graded:
+        decisions += ds
+        skipped += sk
         if progress is not None:
             progress(1)
     summary = {SEATS[s]: _summary([d for d in decisions if d.seat == SEATS[s]], objective)

@@ -502,3 +502,19 @@ def test_table_output():
     row = next(line for line in text.splitlines() if " discard " in line)
     assert " 2s " in row and " 9m " in row and "0.0165" in row
     assert "agreement" in text
+
+
+def test_hands_side_by_side_give_the_same_review(monkeypatch):
+    # three hands reviewed on several threads: the same decisions, values and summary, in the
+    # record's order, as one thread gives (each hand is graded whole by one thread)
+    import dataclasses
+
+    recs = [dataclasses.replace(r, number=k) for k, r in enumerate((KONG, DISCARD, CLAIM), 1)]
+    monkeypatch.setattr(RV, "read_record", lambda path, hand=None: recs)
+    one = RV.review("game.jsonl", seat="E", threads=1).to_dict()
+    many = RV.review("game.jsonl", seat="E", threads=3).to_dict()
+    assert many == one
+    hands = [d["hand"] for d in one["decisions"]]
+    assert hands == sorted(hands) and set(hands) == {1, 2, 3}
+    with pytest.raises(RV.UsageError, match="--threads 0"):
+        RV.review("game.jsonl", seat="E", threads=0)

@@ -213,6 +213,7 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
     failed)."""
     from .. import odds as O
     from ..errors import CcmjError
+    from ..threaded import in_order
     from .common import stdin_lines
 
     def answer(line):
@@ -225,7 +226,7 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
     if threads > 1:  # --threads: hands answered side by side (the search runs without the GIL)
         # one thread a hand; Ctrl-C reaches this thread only: it sets ``stop`` for the others
         kw = dict(kw, threads=1, stop=threading.Event())
-        pairs = _side_by_side(stdin_lines(), answer, threads, kw["stop"])
+        pairs = in_order(stdin_lines(), lambda item: answer(item[1]), threads, kw["stop"])
     else:
         pairs = ((item, answer(item[1])) for item in stdin_lines())
     failed = 0
@@ -245,28 +246,3 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
     if failed:
         typer.echo(f"{failed} line(s) in error", err=True)
         raise typer.Exit(4)
-
-
-def _side_by_side(lines, answer, threads: int, stop):
-    """((line number, line), answer(line)) for each line in order, ``threads`` answers computed
-    at a time, a few lines ahead (the output streams as the input is read). On Ctrl-C (or any
-    error) ``stop`` is set, so the searches in flight end too."""
-    from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
-
-    work = ThreadPoolExecutor(max_workers=threads)
-    ahead = deque()
-    try:
-        for item in lines:
-            ahead.append((item, work.submit(answer, item[1])))
-            if len(ahead) >= 2 * threads:
-                item0, f = ahead.popleft()
-                yield item0, f.result()
-        while ahead:
-            item0, f = ahead.popleft()
-            yield item0, f.result()
-    except BaseException:
-        stop.set()
-        raise
-    finally:
-        work.shutdown(wait=True, cancel_futures=True)

@@ -4,6 +4,7 @@ from typing import Annotated
 
 import typer
 
+from .. import interrupts
 from .common import JsonOpt, PlotOpt, RulesOpt, handles_errors, variant
 
 
@@ -30,6 +31,15 @@ def register(app: typer.Typer):
                 "does unasked (a smaller search, much faster on far hands).",
             ),
         ] = "full",
+        threads: Annotated[
+            int | None,
+            typer.Option(
+                "--threads",
+                "-j",
+                help="Hands reviewed side by side (default: one per core, at most 4); the review "
+                "does not depend on it.",
+            ),
+        ] = None,
         rules: RulesOpt = None,
         json: JsonOpt = False,
         plot: PlotOpt = None,
@@ -43,8 +53,16 @@ def register(app: typer.Typer):
         from .. import review as RV  # kernels load only when the command runs
         from ..output import render_review
 
+        done = [0]
+
+        def graded(n: int) -> None:  # (the review is printed whole, once every hand is graded)
+            done[0] += n
+            interrupts.say_when_interrupted(f"INTERRUPTED after {done[0]} hand(s) graded: "
+                                            "nothing printed")  # fmt: skip
+
         r = RV.review(record, seat=seat, hand=hand, objective=objective, search=search,
-                      rules=variant(rules) if rules else None)  # fmt: skip
+                      rules=variant(rules) if rules else None, threads=threads,
+                      progress=graded)  # fmt: skip
         if json:
             for line in r.json_lines():
                 typer.echo(line)

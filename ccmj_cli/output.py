@@ -599,9 +599,13 @@ def render_review(d: dict) -> str:
                       f"{x['total_loss']['expected_payment']:.3f}", worst or "-"))  # fmt: skip
     out.append(table(srows, ["seat", "decisions", "agreement", "mean loss P(win)",
                              "total loss P(win)", "total loss E[pay]", "worst"]))  # fmt: skip
-    if d.get("skipped"):
-        out.append(f"\n{len(d['skipped'])} position(s) followed but not graded (special kongs, "
-                   "换宝, or no valuation); see --json")  # fmt: skip
+    illegal = [x for x in d.get("skipped", []) if x["kind"] == "illegal"]
+    for x in illegal:
+        out.append(f"\nhand {x['hand']}: reviewed up to event {x['event']}, which is not legal "
+                   f"({x['why'].split(': ', 1)[1]})")  # fmt: skip
+    if len(d.get("skipped", [])) > len(illegal):
+        out.append(f"\n{len(d['skipped']) - len(illegal)} position(s) followed but not graded "
+                   "(special kongs, 换宝, or no valuation); see --json")  # fmt: skip
     return "\n".join(out)
 
 

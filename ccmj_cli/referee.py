@@ -84,6 +84,7 @@ class Record:
     tp: np.ndarray
     hands: list | None = field(default_factory=list)
     path: str = ""
+    variant: object = None  # the Variant a text or JSON record's rules load to
 
     def chunks(self, size: int = 4096):
         """The hands, ``size`` at a time (a log is read as it goes)."""
@@ -166,7 +167,7 @@ def _variant(spec):
     from .simulate import table_params
 
     v = load_variant(spec)
-    return v.name, v.vector, table_params(v)  # (the array types a log's header gives too)
+    return v, v.vector, table_params(v)  # (the array types a log's header gives too)
 
 
 _TILE_IDX = {T.tile_name(t): t for t in range(L.N_KINDS)}
@@ -614,8 +615,8 @@ def _from_text(path: str, text: str) -> Record:
         hands.append(b.build())
     if not hands:
         raise HandError(f"record '{path}' holds no hand")
-    name, rv, tp = _variant(rules)
-    return Record(name, rv, tp, hands, path)
+    v, rv, tp = _variant(rules)
+    return Record(v.name, rv, tp, hands, path, v)
 
 
 def _from_json(path: str, data) -> Record:
@@ -655,8 +656,8 @@ def _from_json(path: str, data) -> Record:
                 raise HandError(f"{where}.payout is not a whole number per seat")
             b.result = {"payout": p}
         hands.append(b.build())
-    name, rv, tp = _variant(rules)
-    return Record(name, rv, tp, hands, path)
+    v, rv, tp = _variant(rules)
+    return Record(v.name, rv, tp, hands, path, v)
 
 
 # ------------------------------------------------------------------ refereeing
@@ -791,6 +792,28 @@ def _referee_batch(record: Record, batch: _LogBatch):
         yield {"hand": batch.numbers[i], "ok": True, "problems": [], "settlement": settle}
 
 
+def made_events(record: Record, hands: list) -> list[tuple[list, dict | None]]:
+    """Each hand's events as the table made them (the record's own, with the fields it leaves
+    open filled in: a win's kind, a roll's seat ...) up to its first illegal event, and that
+    event's problem (None: legal as far as the record goes; a record that stops before the
+    hand ends, or a settlement that differs, is no problem here)."""
+    from ._kernels.table.referee import replay_to
+    from ._kernels.tables import tables
+    from ._kernels.useful import useful_tables
+
+    out = []
+    for h, verdict in zip(hands, referee_hands(record, hands), strict=True):
+        problem = next((p for p in verdict["problems"] if p["rule"] != "wrong_settlement"
+                        and p["event"] < len(h.events)), None)  # fmt: skip
+        walls, dices = _arrays([h])[:2]
+        res = np.zeros(TL.R_LEN, np.int64)
+        made = replay_to(walls[0], h.dealer, dices[0], np.ascontiguousarray(h.events, np.int64),
+                         record.rv, tables(), useful_tables(), record.tp, res)[3]  # fmt: skip
+        n = problem["event"] if problem else len(h.events)
+        out.append((made[:n, : TL.EV_COLS].tolist(), problem))
+    return out
+
+
 def referee(record) -> list[dict]:
     """Check every hand of a record (a path or a ``Record``): a verdict per hand, ``{"hand",
     "ok", "problems": [{"event", "rule", "message"}], "settlement"}``."""
@@ -863,7 +886,7 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     res = np.zeros(TL.R_LEN, np.int64)
     walls, dices = _arrays([h])[:2]
     ev = np.ascontiguousarray(ev, np.int64)
-    tab, code, at = replay_to(walls[0], h.dealer, dices[0], ev, record.rv, tables(),
+    tab, code, at, _made = replay_to(walls[0], h.dealer, dices[0], ev, record.rv, tables(),
                               useful_tables(), record.tp, res)  # fmt: skip
     names = ("g", "ps", "conc", "melded", "ankong", "pungs", "taken", "ms", "mrec", "nm",
              "pond", "exposed", "kpay")  # fmt: skip

@@ -2,8 +2,9 @@
 exact analysis.
 
 A record is read into ``HandRecord``s (source-neutral: the dealt hands, the dealer, the events
-in the table engine's EV_* rows, the rule vector); ``READERS`` maps a record kind to its reader,
-so another source (the referee's records) plugs in beside the ``ccmj simulate --log`` reader.
+in the table engine's EV_* rows, the rule vector); ``READERS`` maps a record kind to its reader:
+a ``ccmj simulate --log`` file, or a record the referee reads (its text or JSON form: replayed
+by the referee's engine first, so its events are the table's, up to the first illegal one).
 
 The hand is walked event by event; at each decision of the reviewed seat the position is what
 the seat can see (its tiles and melds; every pond and the other seats' exposed melds; the bao if
@@ -70,8 +71,9 @@ class HandRecord:
     start: tuple  # uint8[34] count arrays: each seat's dealt tiles (the dealer's 14)
     events: list  # [kind, seat, tile, a, b] rows (the table engine's EV_* layout)
     rv: np.ndarray  # the rule vector the hand was played under
-    rules: str | dict | None  # the variant's name, or every option (``replay.log_rules``)
+    rules: object  # the variant: its name, every option (``replay.log_rules``) or a Variant
     drawable: int = N_WALL - DEALT - DEAD_WALL  # head draws the wall allows after the deal
+    problem: dict | None = None  # the first illegal event (the events stop before it)
 
 
 def _simulate_log(path, hand: int | None) -> list[HandRecord]:
@@ -92,6 +94,7 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             recs.append(rec)
     R._check_header(path, header)
     rules = R.log_rules(header)  # (once: it may load a variant)
+    drawable = _drawable(header["tp"])
     out = []
     for rec in recs:
         dealer = SEATS.index(rec["dealer"])
@@ -100,7 +103,36 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
         )
         out.append(HandRecord(rec["hand"], dealer, start, [list(e) for e in rec["events"]],
-                              rule_vector(header["rv"]), rules))  # fmt: skip
+                              rule_vector(header["rv"]), rules, drawable))  # fmt: skip
+    return out
+
+
+def _drawable(tp) -> int:
+    """Head draws the wall allows after the deal: all but the dead wall (the variant's
+    dead_wall_stacks, 2 tiles a stack; kongs grow it, counted as their tail draws)."""
+    return N_WALL - DEALT - 2 * int(tp[TL.TP_DEAD_STACKS])
+
+
+def _referee_record(path, hand: int | None) -> list[HandRecord]:
+    """The hands of a record the referee reads (its text or JSON form), as the table made
+    their events; a hand with an illegal event is kept up to it, with its ``problem``."""
+    from . import referee as RF
+
+    record = RF.load_record(str(path))
+    hands = record.all_hands()
+    if hand is not None:
+        hands = [h for h in hands if h.number == hand]
+        if not hands:
+            raise UsageError(f"bad --hand {hand}: the record holds no such hand")
+    out = []
+    for h, (events, problem) in zip(hands, RF.made_events(record, hands), strict=True):
+        start = []
+        for s in range(4):
+            k = (s - h.dealer) % 4
+            dealt = list(h.wall[13 * k : 13 * k + 13]) + ([h.wall[52]] if k == 0 else [])
+            start.append(np.bincount(dealt, minlength=L.N_KINDS).astype(np.uint8))
+        out.append(HandRecord(h.number, h.dealer, tuple(start), events, record.rv,
+                              record.variant, _drawable(record.tp), problem))  # fmt: skip
     return out
 
 
@@ -118,12 +150,11 @@ def _kind_of(path) -> str:
         head = None
     if isinstance(head, dict) and "ccmj_log" in head:
         return "simulate_log"
-    raise HandError(
-        f"'{path}' is not a record ccmj can review (write one with ccmj simulate --log)"
-    )
+    return "referee_record"  # (the text or JSON form; its reader names what is wrong)
 
 
-READERS = {"simulate_log": _simulate_log}  # record kind -> reader(path, hand) -> [HandRecord]
+READERS = {"simulate_log": _simulate_log, "referee_record": _referee_record}
+# (record kind -> reader(path, hand) -> [HandRecord])
 
 
 def read_record(path, hand: int | None = None) -> list[HandRecord]:
@@ -727,6 +758,8 @@ def _record_variant(recs: list[HandRecord], rules) -> Variant:
         from .position import variant_of  # (a name, or a log's every option)
 
         name = rules or (recs[0].rules if recs else None)
+        if isinstance(name, Variant):  # (a record that loaded its own rules)
+            return _record_variant(recs, name)
         try:
             v = variant_of(name)
         except Exception:  # (a rules file the record names that is not here)
@@ -774,6 +807,11 @@ def review(path, seat: str | None = None, hand: int | None = None, objective: st
 
     def one(rec):
         skipped = []
+        if rec.problem is not None:  # (reviewed up to its illegal event: said, not dropped)
+            p = rec.problem
+            skipped.append({"hand": rec.number, "seat": None, "event": p["event"],
+                            "kind": "illegal", "why": f"not reviewed from this event on: "
+                            f"{p['rule']}: {p['message']}"})  # fmt: skip
         return _decisions_of_hand(rec, seats, valuer, skipped), skipped
 
     if threads > 1:  # (the searches run without the GIL)

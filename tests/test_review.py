@@ -2,6 +2,7 @@
 by hand), the discard values against ``ccmj odds --exact``, and the grading properties."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -417,8 +418,8 @@ def test_bad_input(tmp_path):
     runner = CliRunner()
     bad = tmp_path / "x.jsonl"
     bad.write_text("not json\n")
-    r = runner.invoke(app, ["review", str(bad)])
-    assert r.exit_code == 2 and "not a record" in r.output
+    r = runner.invoke(app, ["review", str(bad)])  # (read as the referee's text form)
+    assert r.exit_code == 2 and "line 1: 'not' is not a seat" in r.output
     r = runner.invoke(app, ["review", str(tmp_path / "missing.jsonl")])
     assert r.exit_code == 2 and "cannot read" in r.output
     r = runner.invoke(app, ["review", str(bad), "--seat", "X"])
@@ -518,3 +519,72 @@ def test_hands_side_by_side_give_the_same_review(monkeypatch):
     assert hands == sorted(hands) and set(hands) == {1, 2, 3}
     with pytest.raises(RV.UsageError, match="--threads 0"):
         RV.review("game.jsonl", seat="E", threads=0)
+
+
+# ---------------------------------------------------------------- the referee's records
+EXAMPLE = Path(__file__).parent.parent / "examples" / "records" / "example.txt"
+
+
+def _rows(recs):
+    # (a roll's wall position aside: a record without its wall lays its tiles out its own way)
+    return [(r.number, r.dealer, [c.tolist() for c in r.start],
+             [list(e[:4]) + [None if e[0] == TL.EV_BAO else e[4]] for e in r.events],
+             r.rv.tolist(), r.drawable, r.problem) for r in recs]  # fmt: skip
+
+
+@pytest.mark.parametrize("preset", ["default", "mil2024", "piaoding"])
+def test_a_text_record_is_walked_as_its_simulate_log(tmp_path, preset):
+    # simulated hands written in the referee's text form (no wall: the draws named): the
+    # review reads the same dealt tiles, the same events (each field filled in as the table
+    # made it) and the same draws; the JSON form as the text form
+    from ccmj_cli.referee import text_record
+
+    log = tmp_path / "game.log"
+    r = CliRunner().invoke(app, ["simulate", "-n", "12", "--seed", "5", "--no-progress",
+                                 "--preset", preset, "--log", str(log)])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    header, *hands = [json.loads(x) for x in log.read_text().splitlines()]
+    text = tmp_path / "game.txt"
+    text.write_text(f"rules {preset}\n" + "".join(
+        text_record(h, header["tp"][TL.TP_BAO_DICE]) for h in hands))  # fmt: skip
+    from_log = RV.read_record(log)
+    assert len(from_log) == 12 and any(r.events[-1][0] == TL.EV_WIN for r in from_log)
+    assert from_log[0].drawable == (83 if preset == "piaoding" else 69)  # (no dead wall there)
+    assert _rows(RV.read_record(text)) == _rows(from_log)
+    assert _rows(RV.read_record(text, hand=3)) == _rows(from_log[2:3])
+    as_json = {"rules": preset, "hands": []}
+    for block in text.read_text().split("hand ")[1:]:
+        number, *lines = block.strip().splitlines()
+        deal = {x.split()[1]: x.split()[2] for x in lines if x.startswith("deal ")}
+        dealer = next(x.split()[1] for x in lines if x.startswith("dealer "))
+        events = [x for x in lines if not x.startswith(("deal", "payout"))]
+        as_json["hands"].append({"hand": int(number), "dealer": dealer, "deal": deal,
+                                 "events": events})  # fmt: skip
+    js = tmp_path / "game.json"
+    js.write_text(json.dumps(as_json))
+    assert _rows(RV.read_record(js)) == _rows(from_log)
+
+
+def test_a_hand_is_reviewed_up_to_its_illegal_event(tmp_path):
+    # W discards a 1s he does not hold (event 30): the hand's events stop there, the review
+    # says so (a line in the table, a skipped entry in the API), and S's decisions before it
+    # are graded as in the legal record; a second, legal hand is reviewed whole
+    legal = EXAMPLE.read_text()
+    bad = legal.replace("W discard 6m", "W discard 1s")
+    assert bad != legal
+    body = legal.split("rules default\n")[1]
+    p = tmp_path / "bad.txt"
+    p.write_text(bad.replace("dealer S", "hand 1\ndealer S", 1) + "hand 2\n" + body)
+    bad_hand, good_hand = RV.read_record(p)
+    assert bad_hand.problem["event"] == 30 and bad_hand.problem["rule"] == "tile_not_held"
+    assert len(bad_hand.events) == 30 and good_hand.problem is None
+    (whole,) = RV.read_record(EXAMPLE)
+    assert bad_hand.events == whole.events[:30] and good_hand.events == whole.events
+    assert whole.events[-1][:3] == [TL.EV_WIN, S, t("4z")]  # ('S win 4z from N': filled in)
+    assert whole.events[-1][3] == L.HOW_DISCARD
+    r = CliRunner().invoke(app, ["review", str(p), "--seat", "N", "--search", "quick"])
+    assert r.exit_code == 0, r.output
+    assert ("hand 1: reviewed up to event 30, which is not legal (tile_not_held: line 41: W "
+            "discards 1s: the seat does not hold the tiles)") in r.output
+    r = CliRunner().invoke(app, ["review", str(p), "--seat", "N", "--hand", "3"])
+    assert r.exit_code == 2 and "--hand 3" in r.output

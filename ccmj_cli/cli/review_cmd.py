@@ -12,12 +12,18 @@ def register(app: typer.Typer):
     @app.command()
     @handles_errors
     def review(
-        record: Annotated[str, typer.Argument(help="A game record: a ccmj simulate --log file.")],
+        record: Annotated[
+            str,
+            typer.Argument(
+                help="A game record: a ccmj simulate --log file, or a game written down as "
+                "ccmj referee reads it."
+            ),
+        ],
         seat: Annotated[
             str | None, typer.Option("--seat", help="The seat to review: E S W N (default: all).")
         ] = None,
         hand: Annotated[
-            int | None, typer.Option("--hand", help="Only this hand of the record (1-based).")
+            int | None, typer.Option("--hand", help="Only this hand of the record (its number).")
         ] = None,
         objective: Annotated[
             str,

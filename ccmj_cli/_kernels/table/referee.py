@@ -59,9 +59,11 @@ def referee_pieces(walls, dices, dealers, recs, offs, lens, rv, tb, ut, tp, res,
 
 @njit(cache=True)
 def replay_to(wall, dealer, dice, rec, rv, tb, ut, tp, res):
-    """One recorded hand replayed to its STOP_AT event (or its end): the table state there."""
+    """One recorded hand replayed to its STOP_AT event (or its end): the table state there,
+    where it stopped, and the events as the table made them (recorded over the record's rows,
+    each checked first: the fields a record leaves open, ANY, filled in)."""
     tab = new_table()
     ws = new_work(ut)
     bots, ev = script_arrays(rec)
-    g = play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, False, res, tab, ws)
-    return tab, g[G_STOP], g[G_BAD_EV]
+    g = play_hand(wall, dealer, dice, rv, tb, tp, bots, ev, True, res, tab, ws)
+    return tab, g[G_STOP], g[G_BAD_EV], ev

@@ -565,6 +565,14 @@ def _read_seat(d, where: str, s: int, v: Variant) -> SeatPos:
                    _bool(d, "looked", where), first, gs, tuple(robbed))  # fmt: skip
 
 
+def _written(v: Variant):
+    """A variant as a position writes it: a preset by name, else every option inline (a rules
+    file's name alone would not load where the position is read)."""
+    from .rules import preset_names
+
+    return v.name if v.name in preset_names() else v.to_dict()
+
+
 def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Position:
     """The position of a table state ``tab`` (``state.new_table``, as the phases left it)
     after the first ``n_events`` rows of ``events`` (EV_* rows: they give the order of the
@@ -641,7 +649,7 @@ def position_from_state(tab, events, n_events, rules, wall_tiles=None) -> Positi
     elif g[TL.G_NO_BAO]:
         bao = {"state": "no_bao"}
     data = {
-        "rules": rules if isinstance(rules, (str, dict)) else v.name,
+        "rules": rules if isinstance(rules, (str, dict)) else _written(v),
         "dealer": SEATS[int(g[TL.G_DEALER])],
         "seats": seats,
         "wall": {"left": left, "tail_draws": int(N_WALL - 1 - g[TL.G_TAIL]),

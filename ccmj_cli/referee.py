@@ -897,7 +897,7 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     from .position import PositionError, position_from_state
 
     try:  # the position format (``ccmj actions`` reads it), when the table state is one
-        out["position"] = position_from_state(tab, h.events, event + 1, record.rules).to_json()
+        out["position"] = position_from_state(tab, h.events, event + 1, record.variant or record.rules).to_json()
     except (HandError, UsageError, VariantError, PositionError) as e:
         out["position_error"] = str(e)
         out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}

@@ -454,3 +454,29 @@ def state_at_json(rec, i):
     s = state_at(rec, 0, i)
     assert "position" in s, s.get("position_error")
     return s["position"]
+
+
+def test_at_under_a_rules_file_gives_a_position_that_loads_anywhere(tmp_path):
+    # a record whose rules line names a rules file: --at gives the position (not the engine's
+    # arrays), with every option inline (the file's name alone would not load elsewhere), and
+    # `ccmj actions` reads it back from another folder
+    rules = tmp_path / "myroom.yaml"
+    rules.write_text((EXAMPLE / "room.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    text = (EXAMPLE / "example.txt").read_text(encoding="utf-8")
+    p = tmp_path / "game.txt"
+    p.write_text(text.replace("rules default", f"rules {rules}"), encoding="utf-8")
+    r = runner.invoke(app, ["referee", str(p), "--at", "12"])
+    assert r.exit_code == 0, r.output
+    at = json.loads(r.output)
+    assert "position" in at, at
+    pos = at["position"]
+    assert isinstance(pos["rules"], dict) and pos["rules"]["jiahu"] == "any"
+    rules.unlink()
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(pos), encoding="utf-8")
+    r = runner.invoke(app, ["actions", str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["on_turn"] == "N"
+    from ccmj_cli.position import variant_of
+
+    assert variant_of(pos["rules"]).vector.tolist() == load_record(str(p)).rv.tolist()

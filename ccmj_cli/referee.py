@@ -867,37 +867,59 @@ def _phase_after(tab, row, before) -> None:
         g[TL.G_PHASE] = TL.PH_OVER
 
 
-def state_at(record: Record, hand_index: int, event: int) -> dict:
-    """The table after event ``event`` (0-based) of a hand: its position (the JSON that
-    ``ccmj actions`` reads), or, when the record's rules cannot be loaded, the engine's state
-    arrays (``_kernels.table.state``) by name, as plain lists."""
+def _replayed_to(h: Hand, event: int, rv, tp):
+    """Hand h replayed to its event ``event`` (the table as that event leaves it,
+    ``_phase_after``): (table state, whether the replay got there, its stop code and event,
+    the events as made: resolved up to where it stopped)."""
     from ._kernels.table.referee import replay_to
     from ._kernels.tables import tables
     from ._kernels.useful import useful_tables
 
+    ev = np.ascontiguousarray(h.events, np.int64).copy()
+    ev[event, TL.STOP_AT] = 1
+    res = np.zeros(TL.R_LEN, np.int64)
+    walls, dices = _arrays([h])[:2]
+    tab, code, at, made = replay_to(walls[0], h.dealer, dices[0], ev, rv, tables(),
+                                    useful_tables(), tp, res)  # fmt: skip
+    code, at = int(code), int(at)
+    reached = code == -1
+    _phase_after(tab, made[event] if reached else h.events[event],
+                 (made if reached else h.events)[event - 1] if event else None)  # fmt: skip
+    return tab, reached, code, at, made
+
+
+def position_after(h: Hand, event: int, rv, tp, variant):
+    """The position right after event ``event`` of hand h (the JSON form ``ccmj actions``
+    reads), legal as far as that; None where the replay stops before it."""
+    from .position import position_from_state
+
+    tab, reached, _code, _at, made = _replayed_to(h, event, rv, tp)
+    return position_from_state(tab, made, event + 1, variant) if reached else None
+
+
+def state_at(record: Record, hand_index: int, event: int) -> dict:
+    """The table after event ``event`` (0-based) of a hand: its position (the JSON that
+    ``ccmj actions`` reads), or, when the record's rules cannot be loaded, the engine's state
+    arrays (``_kernels.table.state``) by name, as plain lists."""
     h = record.all_hands()[hand_index]
     if not 0 <= event < len(h.events):
         raise UsageError(f"bad --at {event}: hand {h.number} has events 0 to {len(h.events) - 1}")
     if int(h.events[event, 0]) in (TL.EV_WIN, TL.EV_HUANG):
         raise UsageError(f"bad --at {event}: event {event} of hand {h.number} ends the hand "
                          f"(no seat acts after it); --at {event - 1} is the last position")
-    ev = h.events.copy()
-    ev[event, TL.STOP_AT] = 1
-    res = np.zeros(TL.R_LEN, np.int64)
-    walls, dices = _arrays([h])[:2]
-    ev = np.ascontiguousarray(ev, np.int64)
-    tab, code, at, _made = replay_to(walls[0], h.dealer, dices[0], ev, record.rv, tables(),
-                              useful_tables(), record.tp, res)  # fmt: skip
+    tab, reached, code, at, made = _replayed_to(h, event, record.rv, record.tp)
     names = ("g", "ps", "conc", "melded", "ankong", "pungs", "taken", "ms", "mrec", "nm",
              "pond", "exposed", "kpay")  # fmt: skip
-    out = {"hand": h.number, "event": event, "reached": int(code) == -1}
-    if int(code) > 0 or (int(code) == -2):
-        out["problem"] = _problem(h, int(at), int(code) if code > 0 else 23)
-    _phase_after(tab, h.events[event], h.events[event - 1] if event else None)
+    out = {"hand": h.number, "event": event, "reached": reached}
+    if code > 0 or code == -2:
+        out["problem"] = _problem(h, at, code if code > 0 else 23)
     from .position import PositionError, position_from_state
 
+    # (the events as the table made them, where the replay got: a record's open fields filled)
+    events = made if reached else made[:at]
     try:  # the position format (``ccmj actions`` reads it), when the table state is one
-        out["position"] = position_from_state(tab, h.events, event + 1, record.variant or record.rules).to_json()
+        out["position"] = position_from_state(tab, events, event + 1,
+                                              record.variant or record.rules).to_json()
     except (HandError, UsageError, VariantError, PositionError) as e:
         out["position_error"] = str(e)
         out["state"] = {k: np.asarray(a).tolist() for k, a in zip(names, tab, strict=True)}

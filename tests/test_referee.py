@@ -480,3 +480,16 @@ def test_at_under_a_rules_file_gives_a_position_that_loads_anywhere(tmp_path):
     from ccmj_cli.position import variant_of
 
     assert variant_of(pos["rules"]).vector.tolist() == load_record(str(p)).rv.tolist()
+
+
+def test_at_after_a_claim_whose_record_leaves_out_from(tmp_path):
+    # 'W chow 8m 678m' without 'from S' (the record may leave it out): --at after it gave a
+    # traceback (the position read the open field as a seat); the position says W took S's 8m
+    text = (EXAMPLE / "example.txt").read_text(encoding="utf-8")
+    p = tmp_path / "game.txt"
+    p.write_text(text.replace("W chow 8m 678m from S", "W chow 8m 678m"), encoding="utf-8")
+    r = runner.invoke(app, ["referee", str(p), "--at", "5"])
+    assert r.exit_code == 0, r.output
+    pos = json.loads(r.output)["position"]
+    assert pos["seats"]["W"]["melds"] == [{"meld": "[678m]", "kind": "chow", "from": "S"}]
+    assert pos["seats"]["S"]["pond"] == ["8m*"]

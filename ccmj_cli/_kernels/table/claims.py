@@ -132,7 +132,7 @@ def lay_kong(rv, res, tab, ws, s, kt, kind):
 
 
 @njit(cache=True)
-def _take_turn(g, ps, s, drawn, rv):
+def take_turn(g, ps, s, drawn, rv):
     """Seat s is on turn after a claim: his first turn is over, but under special_kong_timing
     first_turn a claim may enter it (he may then lay out special kongs, not add to them; under
     first_draw and deal it ends it: special kongs only between a draw and the first discard). The
@@ -182,7 +182,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
                 return CLAIM_MELD  # (scripted: the kong asked for; its replacement comes after)
             check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
             t = take(wall, g, conc, taken, s, True)
-            _take_turn(g, ps, s, t, rv)
+            take_turn(g, ps, s, t, rv)
             event(ev, g, EV_TAIL, s, t, 0, 0)
             return CLAIM_MELD
         if not bare and wants_pung(tab, ws, s, d, bots, rv, tb):
@@ -190,7 +190,7 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             make_pung(tab, ws, s, d)
             event(ev, g, EV_PUNG, s, d, 0, cur)
             check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
-            _take_turn(g, ps, s, -1, rv)
+            take_turn(g, ps, s, -1, rv)
             return CLAIM_MELD
         break
     # 吃: the next seat, suit tiles only
@@ -213,6 +213,6 @@ def claims_on_discard(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, d):
             add_meld(mrec, nm, ms, s, MELD_CHOW, 3, mt)
             event(ev, g, EV_CHOW, s, d, lo, cur)
             check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
-            _take_turn(g, ps, s, -1, rv)
+            take_turn(g, ps, s, -1, rv)
             return CLAIM_MELD
     return CLAIM_NONE

@@ -39,7 +39,7 @@ from ..layout import (
 from ..melds import classify_bracket, classify_sanyaoji, special_base
 from .bao import check_bao_dead, look_at_draw
 from .bots import choose_self_kong, wants_bao_kong, wants_pung
-from .claims import lay_kong, make_pung, win_claim
+from .claims import lay_kong, make_pung, take_turn, win_claim
 from .layout import (
     EV_ANKONG,
     EV_BAO_KONG,
@@ -57,7 +57,6 @@ from .layout import (
     G_NEV,
     G_STOP,
     N_HOLE,
-    P_FIRST,
     P_SPECIAL,
     R_KONGS,
     R_ROBBED,
@@ -309,9 +308,7 @@ def self_kong(wall, dice, rv, tb, tp, bots, ev, res, tab, ws, no_bu):
                     event(ev, g, EV_KONG_ROBBED, s, kt, 0, cur)
                     event(ev, g, EV_ROB_PUNG, s, kt, 0, cur)
                     check_bao_dead(wall, g, dice, rv, tp, pond, exposed, ev)
-                    g[G_CUR] = s
-                    g[G_DRAWN] = -1
-                    ps[s, P_FIRST] = 0
+                    take_turn(g, ps, s, -1, rv)  # (as after any claim: 过水 and the laid flag end)
                     return KONG_ROBBED
         gk = lay_added(rv, res, tab, cur, kt, kk)
         if kk == 1:

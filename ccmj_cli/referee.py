@@ -897,6 +897,25 @@ def position_after(h: Hand, event: int, rv, tp, variant):
     return position_from_state(tab, made, event + 1, variant) if reached else None
 
 
+def position_before(h: Hand, event: int, rv, tp, variant):
+    """The position right before event ``event`` of hand h: after event - 1, or the deal (the
+    dealer on turn with his 14 tiles) before event 0."""
+    if event > 0:
+        return position_after(h, event - 1, rv, tp, variant)
+    from .position import Position, _written
+
+    seats = {}
+    for k in range(4):
+        s = (h.dealer + k) % 4
+        dealt = [int(t) for t in h.wall[13 * k : 13 * k + 13]] + ([int(h.wall[52])] if k == 0 else [])
+        seats[SEATS[s]] = {"hand": T.format_tiles(dealt), "pond": [], "first_turn": True}
+    return Position.from_json({
+        "rules": _written(variant), "dealer": SEATS[h.dealer], "seats": seats,
+        "wall": {"left": TL.N_WALL - 53, "tail_draws": 0, "kongs": 0},
+        "last": {"event": "deal", "seat": SEATS[h.dealer], "tile": T.tile_name(int(h.wall[52]))},
+    }, variant)  # fmt: skip
+
+
 def state_at(record: Record, hand_index: int, event: int) -> dict:
     """The table after event ``event`` (0-based) of a hand: its position (the JSON that
     ``ccmj actions`` reads), or, when the record's rules cannot be loaded, the engine's state

@@ -44,7 +44,7 @@ import numpy as np
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import layout as TL
-from .errors import HandError, UsageError
+from .errors import CcmjError, HandError, UsageError
 from .rules import Variant, rule_vector
 from .threaded import in_order
 
@@ -59,6 +59,7 @@ PASS = "pass"
 KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
 DECLARE, STAY = "declare", "stay undeclared"  # choices "declare 5s", "stay undeclared"
 BAO_CHANGE, BAO_KEEP = "换宝", "keep the bao"
+SPECIAL_KINDS = (L.MELD_XUANFENG, L.MELD_XI, L.MELD_YAODAN, L.MELD_JIUDAN)
 
 
 # ---------------------------------------------------------------- records (pluggable readers)
@@ -74,6 +75,8 @@ class HandRecord:
     rules: object  # the variant: its name, every option (``replay.log_rules``) or a Variant
     drawable: int = N_WALL - DEALT - DEAD_WALL  # head draws the wall allows after the deal
     problem: dict | None = None  # the first illegal event (the events stop before it)
+    replay: object = None  # the referee's Hand (wall, dice, record rows): the engine is asked
+    #                        which special kongs and 补 the seat could make (None: not asked)
 
 
 def _simulate_log(path, hand: int | None) -> list[HandRecord]:
@@ -102,9 +105,21 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
         start = tuple(
             T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
         )
-        out.append(HandRecord(rec["hand"], dealer, start, [list(e) for e in rec["events"]],
-                              rule_vector(header["rv"]), rules, drawable))  # fmt: skip
+        events = [list(e) for e in rec["events"]]
+        out.append(HandRecord(rec["hand"], dealer, start, events, rule_vector(header["rv"]),
+                              rules, drawable, replay=_replayable(rec, dealer, events)))  # fmt: skip
     return out
+
+
+def _replayable(rec: dict, dealer: int, events: list):
+    """A logged hand as the referee's engine replays it (its wall known)."""
+    from .referee import REC_COLS, Hand
+
+    rows = np.zeros((len(events), REC_COLS), np.int64)
+    if events:
+        rows[:, : TL.EV_COLS] = events
+    wall = np.array([T.tile_index(t) for t in rec["wall"]], np.int64)
+    return Hand(rec["hand"], dealer, wall, np.array(rec["dice"], np.int64), rows)
 
 
 def _drawable(tp) -> int:
@@ -132,7 +147,7 @@ def _referee_record(path, hand: int | None) -> list[HandRecord]:
             dealt = list(h.wall[13 * k : 13 * k + 13]) + ([h.wall[52]] if k == 0 else [])
             start.append(np.bincount(dealt, minlength=L.N_KINDS).astype(np.uint8))
         out.append(HandRecord(h.number, h.dealer, tuple(start), events, record.rv,
-                              record.variant, _drawable(record.tp), problem))  # fmt: skip
+                              record.variant, _drawable(record.tp), problem, h))  # fmt: skip
     return out
 
 
@@ -332,6 +347,7 @@ class _Table:
         self.tail = 0  # of which replacement draws from the tail
         self.next_draw = rec.dealer  # the seat drawing next from the head (no claim)
         self.turns = [0] * 4
+        self.discards = [0] * 4
         self.declared = [False] * 4
         self.bao_seen = [None] * 4
         self.no_bao = False
@@ -431,7 +447,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
     def safe(s, i, kind, fn):
         try:
             fn()
-        except (HandError, UsageError) as e:
+        except CcmjError as e:  # (a position the analysis or the engine refuses: said)
             skipped.append({"hand": rec.number, "seat": SEATS[s], "event": i, "kind": kind,
                             "why": e.message})  # fmt: skip
 
@@ -468,15 +484,20 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
             declares = i + 1 < len(ev) and ev[i + 1][0] == TL.EV_DECLARE
             if s in seats and not tab.declared[s]:
                 opts = _kong_options(tab, s) if tab.after_draw[s] else []
-                if opts:  # a kong he could have made, and did not
-                    safe(s, i, "kong", lambda s=s, o=opts, i=i: _kong(tab, s, o, NO_KONG, i,
-                                                                        valuer, add))  # fmt: skip
+                specials = []  # (special kongs: on his first turn; 补: onto one he laid)
+                if not tab.discards[s] or any(k in SPECIAL_KINDS for k, _ts in tab.melds[s]):
+                    safe(s, i, "kong", lambda s=s, i=i: specials.extend(
+                        _offered_specials(rec, i, s, valuer.v)))  # fmt: skip
+                if opts or specials:  # a kong he could have made, and did not
+                    safe(s, i, "kong", lambda s=s, o=opts, i=i, sp=specials: _kong(
+                        tab, s, o, NO_KONG, i, valuer, add, sp))  # fmt: skip
                 safe(s, i, "discard",
                      lambda s=s, t=t, i=i: _discard(tab, s, t, i, valuer, add))  # fmt: skip
                 safe(s, i, "declare", lambda s=s, t=t, i=i, d=declares: _declare(
                     tab, s, t, i, d, valuer, add, rec))  # fmt: skip
             tab.conc[s][t] -= 1
             tab.pond[t] += 1
+            tab.discards[s] += 1
             nxt = ev[i + 1 + declares][0] if i + 1 + declares < len(ev) else -1
             claimer = ev[i + 1 + declares][1] if nxt in (TL.EV_PUNG, TL.EV_CHOW, TL.EV_MINGKONG,
                                                          TL.EV_WIN) else -1  # fmt: skip
@@ -547,9 +568,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
     return out
 
 
-def _special_after(tab: _Table, s, t, kind, bu: bool):
+def _special_after(tab: _Table, s, t, kind, bu: bool, tiles=None):
     """(concealed counts, melds) of seat s after laying out a special kong of ``kind`` whose
-    first tile is t, or (``bu``) after a 补 of t onto his special kong of that kind."""
+    first tile is t (its ``tiles`` when the engine named them), or (``bu``) after a 补 of t
+    onto his special kong of that kind."""
     c = tab.conc[s].copy()
     melds = list(tab.melds[s])
     if bu:
@@ -559,7 +581,7 @@ def _special_after(tab: _Table, s, t, kind, bu: bool):
                 melds[j] = (k, tuple(sorted((*ts, t))))
                 break
         return c, melds
-    tiles = _special_tiles(c, kind, t)
+    tiles = _special_tiles(c, kind, t) if tiles is None else tiles
     for x in tiles:
         c[x] -= 1
     melds.append((kind, tuple(tiles)))
@@ -567,14 +589,23 @@ def _special_after(tab: _Table, s, t, kind, bu: bool):
 
 
 def _special_kong(tab: _Table, s, t, kind, bu: bool, i, valuer: Valuer, add):
-    """A special kong laid out, or a 补 onto one, against not: the hand after it with its
-    replacement draw (a kong of four tiles, a 补), or its best discard (a 3-tile special kong
-    takes no replacement draw), against the 14 tiles' best discard. The special kongs the
-    seat could have laid and did not are not graded."""
+    """A special kong laid out, or a 补 onto one, against not (``_special_value``), against
+    the 14 tiles' best discard. (The ones he could have made and did not: ``_kong``.)"""
     tiles, vis = tab.hand_text(s), tab.visible(s)
     d = tab.draws_left(s, (s + 1) % 4)
     dealer = s == tab.dealer
-    c2, melds = _special_after(tab, s, t, kind, bu)
+    chosen, made = _special_value(tab, s, t, kind, bu, None, valuer, vis, d)
+    values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer)), chosen: made}
+    add(s, i, "kong", tiles, vis, d, chosen, values)
+
+
+def _special_value(tab: _Table, s, t, kind, bu: bool, laid, valuer: Valuer, vis, d):
+    """(its name, its value) of a special kong of ``kind`` (first tile t; ``laid``: its tiles,
+    None: as ``_special_tiles`` lays them) or a 补 of t: the hand after it with its
+    replacement draw (a kong of four tiles, a 补), or its best discard (a 3-tile special kong
+    takes no replacement draw), plus the kong money it earns at once."""
+    dealer = s == tab.dealer
+    c2, melds = _special_after(tab, s, t, kind, bu, laid)
     after = tab.hand_text(s, c2, melds)
     if bu or int(tab.conc[s].sum() - c2.sum()) > 3:
         made = valuer.values(after, vis, d + 1, dealer)[None]
@@ -586,9 +617,7 @@ def _special_kong(tab: _Table, s, t, kind, bu: bool, i, valuer: Valuer, add):
     m = next(m for m in reversed(T.parse_hand(after, valuer.v.meld_rules).melds) if m.kind == kind)
     money = _kong_money(valuer.v, kind, m.tiles[0], m.bu)
     made = _plus(made, money - _kong_money(valuer.v, kind, m.tiles[0], m.bu - 1) if bu else money)
-    chosen = f"补 {T.tile_name(t)}" if bu else f"{KONG} {T.laid_meld_text(kind, laid)}"
-    values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer)), chosen: made}
-    add(s, i, "kong", tiles, vis, d, chosen, values)
+    return (f"补 {T.tile_name(t)}" if bu else f"{KONG} {T.laid_meld_text(kind, laid)}"), made
 
 
 def _special_tiles(c, kind, first):
@@ -710,9 +739,33 @@ def _kong_options(tab: _Table, s) -> list:
     return out
 
 
-def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add):
+def _offered_specials(rec: HandRecord, i: int, s: int, v: Variant) -> list:
+    """The special kongs and 补 the table offers seat s right before event i, as the engine's
+    legal actions say there: [(first tile, meld kind, bu, the tiles laid or None)]; none when
+    the record cannot be replayed (a hand-made one)."""
+    if rec.replay is None:
+        return []
+    from .actions import MELD_NAMES, legal_actions
+    from .referee import position_before
+    from .simulate import table_params
+
+    pos = position_before(rec.replay, i, rec.rv, table_params(v), v)
+    if pos is None:
+        return []
+    acts = legal_actions(pos, s)["seats"].get(SEATS[s], {})
+    out = []
+    for a in acts.get("special_kong", []):
+        laid = T.parse_tiles(a["meld"].strip("[]").lstrip(T.SANYAOJI_MARK))
+        out.append((T.tile_index(a["tile"]), MELD_NAMES.index(a["kind"]), False, tuple(laid)))
+    for a in acts.get("bu", []):
+        out.append((T.tile_index(a["tile"]), MELD_NAMES.index(a["onto"]), True, None))
+    return out
+
+
+def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add, specials=()):
     """Kong or not: each kong of ``kongs`` [(EV_ANKONG or EV_JIAGANG, tile)] with the
-    replacement draw, against the 14 tiles' best discard."""
+    replacement draw, and each special kong or 补 of ``specials`` (``_offered_specials``, as
+    ``_special_value`` values them), against the 14 tiles' best discard."""
     tiles, vis = tab.hand_text(s), tab.visible(s)
     d = tab.draws_left(s, (s + 1) % 4)
     dealer = s == tab.dealer
@@ -730,6 +783,9 @@ def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add):
         kind = L.MELD_ANKONG if k == TL.EV_ANKONG else L.MELD_KONG
         values[f"{KONG} {T.tile_name(t)}"] = _plus(valuer.values(after, vis, d + 1, dealer)[None],
                                                    _kong_money(valuer.v, kind, t))
+    for t, kind, bu, laid in specials:
+        name, value = _special_value(tab, s, t, kind, bu, laid, valuer, vis, d)
+        values[name] = value
     add(s, i, "kong", tiles, vis, d, chosen, values)
 
 

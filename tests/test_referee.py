@@ -493,3 +493,41 @@ def test_at_after_a_claim_whose_record_leaves_out_from(tmp_path):
     pos = json.loads(r.output)["position"]
     assert pos["seats"]["W"]["melds"] == [{"meld": "[678m]", "kind": "chow", "from": "S"}]
     assert pos["seats"]["S"]["pond"] == ["8m*"]
+
+
+# N lays out a 3-tile 九蛋 (no replacement draw) and adds his second 9m to it; E pungs that 9m
+# (抢叉). E's turn is a claim's like any other: nothing of N's 'laid a 3-tile kong' is his
+LAID_THEN_ROBBED = """rules mil2024
+dealer W
+deal W 233678m248p488s3z2z
+deal N 699m149p3459s345z
+deal E 23799m25p5677s16z
+deal S 14568m467p37s225z
+W discard 2z
+S pung 2z from W
+S discard 5z
+W draw 2s
+W discard 8p
+N draw 9s
+N special 9m9p9s
+E robpung 9m from N
+E discard 1z
+"""
+
+
+def test_the_seat_that_robs_a_bu_by_pung_takes_its_turn_as_after_a_claim(tmp_path):
+    from ccmj_cli.actions import legal_actions
+    from ccmj_cli.referee import state_at
+
+    p = tmp_path / "robbed.txt"
+    p.write_text(LAID_THEN_ROBBED, encoding="utf-8")
+    rec = load_record(str(p))
+    kinds = [int(e[0]) for e in rec.all_hands()[0].events]
+    pung = kinds.index(TL.EV_ROB_PUNG)
+    assert kinds[pung - 2 : pung] == [TL.EV_SPECIAL, TL.EV_KONG_ROBBED]
+    at = state_at(rec, 0, pung)
+    assert "position" in at, at  # (was: 'E is not on turn with a 3-tile special kong laid')
+    pos = at["position"]
+    assert pos["last"] == {"event": "claim", "seat": "E"}
+    acts = legal_actions(pos, "E")
+    assert "1z" in [a["tile"] for a in acts["seats"]["E"]["discard"]]

@@ -588,3 +588,57 @@ def test_a_hand_is_reviewed_up_to_its_illegal_event(tmp_path):
             "discards 1s: the seat does not hold the tiles)") in r.output
     r = CliRunner().invoke(app, ["review", str(p), "--seat", "N", "--hand", "3"])
     assert r.exit_code == 2 and "--hand 3" in r.output
+
+
+# ---------------------------------------------------------------- special kongs not made
+# E deals himself 1234z 123m456p789s 5s (as XUANFENG) and S, W, N hands that do not matter;
+# the engine, asked at each position, says which special kongs and 补 he could make
+DEALS = """rules default
+dealer E
+deal E {east}
+deal S 1122334455667m
+deal W 1122334455667p
+deal N 1122334455667s
+"""
+
+
+def _text_hand(tmp_path, east, events, drawable):
+    import dataclasses
+
+    p = tmp_path / "game.txt"
+    p.write_text(DEALS.format(east=east) + "\n".join(events) + "\n")
+    (rec,) = RV.read_record(p)
+    assert rec.problem is None, rec.problem
+    return dataclasses.replace(rec, drawable=drawable)
+
+
+def test_a_special_kong_not_laid_is_graded(tmp_path):
+    # E discards 5s without laying out his 旋风杠: the same two choices, with the same values,
+    # as when he lays it (XUANFENG, 3/122 with it, nothing without); not laying it loses 3/122
+    rec = _text_hand(tmp_path, "1234z123m456p789s5s", ["E discard 5s"], 3)
+    ds, _ = grade(rec)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    (k,) = [x for x in grade(XUANFENG)[0] if x.kind == "kong"]
+    assert d.event == 0 and d.chosen == RV.NO_KONG and d.best == "kong [1234z]"
+    assert d.values == k.values and d.loss["p_win"] == pytest.approx(3 / 122)
+    assert d.tiles == k.tiles and d.draws == k.draws == 0
+
+
+def test_a_bu_not_made_is_graded_as_the_bu_made(tmp_path):
+    # E lays the 旋风杠 (the dealer may not 补 on his first turn), and at his next draw holds a
+    # 1z he could add: the 补 not made is a kong decision whose values are those of the 补
+    # made at that point (the choice made aside)
+    east = "11234z23m456p789s5s"
+    head = ["E special 1234z", "E tail 7z", "E discard 7z", "S draw 8m", "S discard 8m",
+            "W draw 8p", "W discard 8p", "N draw 8s", "N discard 8s", "E draw 9m"]  # fmt: skip
+    passed = _text_hand(tmp_path, east, [*head, "E discard 9m"], 9)
+    made = _text_hand(tmp_path, east, [*head, "E bu 1z", "E tail 9s", "E discard 9s"], 9)
+    (p,) = [x for x in grade(passed)[0] if x.kind == "kong" and x.event == 10]
+    (m,) = [x for x in grade(made)[0] if x.kind == "kong" and x.event == 10]
+    assert p.chosen == RV.NO_KONG and m.chosen == "补 1z"
+    assert set(p.values) == set(m.values) == {RV.NO_KONG, "补 1z"}
+    assert p.values == m.values and p.best == m.best
+    assert p.loss[("p_win")] == pytest.approx(p.values[p.best].p_win - p.values[RV.NO_KONG].p_win)
+    # on his first turn (the dealer) no 补 was offered: the 旋风杠 made is graded alone
+    (first,) = [x for x in grade(passed)[0] if x.kind == "kong" and x.event == 0]
+    assert set(first.values) == {RV.NO_KONG, "kong [1234z]"}

@@ -605,7 +605,7 @@ def render_review(d: dict) -> str:
                    f"({x['why'].split(': ', 1)[1]})")  # fmt: skip
     if len(d.get("skipped", [])) > len(illegal):
         out.append(f"\n{len(d['skipped']) - len(illegal)} position(s) followed but not graded "
-                   "(special kongs, 换宝, or no valuation); see --json")  # fmt: skip
+                   "(the analysis could not value them); --json says why")  # fmt: skip
     return "\n".join(out)
 
 

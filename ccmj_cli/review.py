@@ -44,7 +44,7 @@ import numpy as np
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import layout as TL
-from .errors import CcmjError, HandError, UsageError
+from .errors import CcmjError, UsageError
 from .rules import Variant, rule_vector
 from .threaded import in_order
 
@@ -106,8 +106,9 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             T.counts_of(T.parse_tiles(starts[s])).astype(np.uint8) for s in SEATS
         )
         events = [list(e) for e in rec["events"]]
+        replay = _replayable(rec, dealer, events)
         out.append(HandRecord(rec["hand"], dealer, start, events, rule_vector(header["rv"]),
-                              rules, drawable, replay=_replayable(rec, dealer, events)))  # fmt: skip
+                              rules, drawable, replay=replay))  # fmt: skip
     return out
 
 
@@ -247,7 +248,8 @@ class Review:
     def json_lines(self) -> list[str]:
         out = [json.dumps(d.to_dict(), ensure_ascii=False) for d in self.decisions]
         summ = {s: x.to_dict() for s, x in self.summary.items()}
-        out.append(json.dumps({"summary": summ}, ensure_ascii=False))
+        last = {"summary": summ} | ({"skipped": self.skipped} if self.skipped else {})
+        out.append(json.dumps(last, ensure_ascii=False))
         return out
 
 
@@ -486,7 +488,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
                 opts = _kong_options(tab, s) if tab.after_draw[s] else []
                 specials = []  # (special kongs: on his first turn; 补: onto one he laid)
                 if not tab.discards[s] or any(k in SPECIAL_KINDS for k, _ts in tab.melds[s]):
-                    safe(s, i, "kong", lambda s=s, i=i: specials.extend(
+                    safe(s, i, "kong", lambda s=s, i=i, sp=specials: sp.extend(
                         _offered_specials(rec, i, s, valuer.v)))  # fmt: skip
                 if opts or specials:  # a kong he could have made, and did not
                     safe(s, i, "kong", lambda s=s, o=opts, i=i, sp=specials: _kong(

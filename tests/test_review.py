@@ -586,6 +586,10 @@ def test_a_hand_is_reviewed_up_to_its_illegal_event(tmp_path):
     assert r.exit_code == 0, r.output
     assert ("hand 1: reviewed up to event 30, which is not legal (tile_not_held: line 41: W "
             "discards 1s: the seat does not hold the tiles)") in r.output
+    r = CliRunner().invoke(app, ["review", str(p), "--seat", "N", "--search", "quick",
+                                 "--json"])  # fmt: skip
+    last = json.loads(r.output.splitlines()[-1])
+    assert [(x["hand"], x["event"], x["kind"]) for x in last["skipped"]] == [(1, 30, "illegal")]
     r = CliRunner().invoke(app, ["review", str(p), "--seat", "N", "--hand", "3"])
     assert r.exit_code == 2 and "--hand 3" in r.output
 

@@ -529,10 +529,11 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
             tab.next_draw = (s + 1) % 4
         elif k in (TL.EV_SPECIAL, TL.EV_BU):
             bu = k == TL.EV_BU
+            laid = None if bu else _laid_by_engine(rec, i, s, valuer.v)
             if s in seats and not tab.declared[s]:
-                safe(s, i, "kong", lambda s=s, t=t, a=a, bu=bu, i=i: _special_kong(
-                    tab, s, t, a, bu, i, valuer, add))  # fmt: skip
-            tab.conc[s], tab.melds[s] = _special_after(tab, s, t, a, bu)
+                safe(s, i, "kong", lambda s=s, t=t, a=a, bu=bu, i=i, laid=laid: _special_kong(
+                    tab, s, t, a, bu, i, valuer, add, laid))  # fmt: skip
+            tab.conc[s], tab.melds[s] = _special_after(tab, s, t, a, bu, laid)
         elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong (not graded)
             if a == 0:
                 tab.conc[s][t] -= 3
@@ -590,13 +591,31 @@ def _special_after(tab: _Table, s, t, kind, bu: bool, tiles=None):
     return c, melds
 
 
-def _special_kong(tab: _Table, s, t, kind, bu: bool, i, valuer: Valuer, add):
-    """A special kong laid out, or a 补 onto one, against not (``_special_value``), against
-    the 14 tiles' best discard. (The ones he could have made and did not: ``_kong``.)"""
+def _laid_by_engine(rec: HandRecord, i: int, s: int, v: Variant):
+    """The tiles of the special kong seat s lays out at event i, as the table laid them (a 1s
+    standing in for a missing member included); None when the record cannot be replayed."""
+    if rec.replay is None:
+        return None
+    from .referee import position_after
+    from .simulate import table_params
+
+    try:
+        pos = position_after(rec.replay, i, rec.rv, table_params(v), v)
+    except CcmjError:
+        pos = None
+    if pos is None:
+        return None
+    return tuple(pos.seats[s].melds[-1][0].tiles)
+
+
+def _special_kong(tab: _Table, s, t, kind, bu: bool, i, valuer: Valuer, add, laid=None):
+    """A special kong laid out (``laid``: its tiles, as the table laid them), or a 补 onto
+    one, against not (``_special_value``), against the 14 tiles' best discard. (The ones he
+    could have made and did not: ``_kong``.)"""
     tiles, vis = tab.hand_text(s), tab.visible(s)
     d = tab.draws_left(s, (s + 1) % 4)
     dealer = s == tab.dealer
-    chosen, made = _special_value(tab, s, t, kind, bu, None, valuer, vis, d)
+    chosen, made = _special_value(tab, s, t, kind, bu, laid, valuer, vis, d)
     values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer)), chosen: made}
     add(s, i, "kong", tiles, vis, d, chosen, values)
 

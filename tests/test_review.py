@@ -646,3 +646,23 @@ def test_a_bu_not_made_is_graded_as_the_bu_made(tmp_path):
     # on his first turn (the dealer) no 补 was offered: the 旋风杠 made is graded alone
     (first,) = [x for x in grade(passed)[0] if x.kind == "kong" and x.event == 0]
     assert set(first.values) == {RV.NO_KONG, "kong [1234z]"}
+
+
+def test_a_special_kong_with_a_1s_standing_in_leaves_the_hand_the_table_left(tmp_path):
+    # MIL 2024: E lays out his 2z 4z with a 1s standing in for the missing wind (a 3-tile
+    # 旋风杠, no replacement draw). The review follows the table: one 1s is in the kong, the
+    # other still in his hand (it kept both 1s before, and valued a hand of 12 tiles)
+    p = tmp_path / "game.txt"
+    p.write_text(DEALS.replace("rules default", "rules mil2024").format(
+        east="24z11s23m456p789s5s9m") + "E special 2z4z1s\nE discard 9m\n")  # fmt: skip
+    (rec,) = RV.read_record(p)
+    assert rec.problem is None, rec.problem
+    rec = __import__("dataclasses").replace(rec, drawable=3)
+    ds, _ = grade(rec, rules=load_variant("mil2024"))
+    k, nine = [x for x in ds if x.kind == "kong"]
+    (d,) = [x for x in ds if x.kind == "discard"]
+    assert k.event == 0 and k.chosen == "kong [24z1s]" and k.tiles == "239m456p115789s24z"
+    assert d.event == 1 and d.tiles == "239m456p15789s[24z1s]" and d.chosen == "9m"
+    # and with that 1s he could still have laid a 九蛋 (9m 9s, the 1s for 9p): not laid
+    assert nine.event == 1 and nine.chosen == RV.NO_KONG and set(nine.values) == {
+        RV.NO_KONG, "kong [9m91s]"}  # fmt: skip

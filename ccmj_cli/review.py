@@ -550,8 +550,8 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
         elif k == TL.EV_ROB_PUNG:
             tab.conc[s][t] -= 2
             tab.melds[s].append((L.MELD_PUNG, (t, t, t)))
-        elif k == TL.EV_KONG_ROBBED:
-            pass
+        elif k == TL.EV_KONG_ROBBED:  # (seat b's 加杠/补 tile: out of his hand, to the robber)
+            tab.conc[b][t] -= 1
         elif k == TL.EV_LOOK:
             tab.bao_seen[s] = t
         elif k == TL.EV_PASS:

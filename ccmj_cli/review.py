@@ -430,7 +430,10 @@ def _claim_choices(tab: _Table, s: int, t: int, discarder: int, rv, v: Variant):
     return out
 
 
-def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) -> list:
+def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
+                       followed=None) -> list:  # fmt: skip
+    """The graded decisions of ``seats`` in a hand, the table followed event by event
+    (``followed(i, table)``, if given, sees the table after each event i)."""
     rv = rec.rv
     tab = _Table(rec)
     out = []
@@ -568,6 +571,8 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list) ->
         if 0 <= s < 4:  # a kong comes only in a turn that a draw began
             tab.after_draw[s] = k in (TL.EV_DRAW, TL.EV_TAIL) or (
                 tab.after_draw[s] and k in (TL.EV_LOOK, TL.EV_BAO, TL.EV_NO_BAO))
+        if followed is not None:
+            followed(i, tab)
     return out
 
 

@@ -702,3 +702,46 @@ def test_a_bu_robbed_by_pung_leaves_the_robbed_hand_without_its_tile(tmp_path):
                   rules=load_variant("mil2024"), search="quick")  # fmt: skip
     (d,) = [x for x in ds if x.kind == "discard"]
     assert d.tiles == "56m14p3459s345z[9m9p9s]" and d.chosen == "5m"
+
+
+@pytest.mark.parametrize("preset", ["default", "mil2024", "quanbao", "piaoding"])
+def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
+    # every event of simulated hands: the hands, melds and ponds the review follows are the
+    # engine's own after that event (its position, replayed by the referee's engine)
+    from ccmj_cli.referee import position_after
+    from ccmj_cli.simulate import table_params
+
+    log = tmp_path / "game.log"
+    r = CliRunner().invoke(app, ["simulate", "-n", "25", "--seed", "8", "--no-progress",
+                                 "--preset", preset, "--log", str(log)])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    v = load_variant(preset)
+    compared = 0
+
+    def same(rec, i, tab):
+        nonlocal compared
+        if rec.events[i][0] in (TL.EV_WIN, TL.EV_HUANG, TL.EV_KONG_ROBBED):
+            return  # (no position after the end; a robbing is shown before the robber's tile)
+        pos = position_after(rec.replay, i, rec.rv, table_params(v), v)
+        pond = np.zeros(34, np.int64)
+        for s in range(4):
+            sp = pos.seats[s]
+            where = (rec.number, i, RV.SEATS[s])
+            assert tab.conc[s].tolist() == sp.hand.astype(int).tolist(), where
+            mine = sorted((k, tuple(sorted(ts))) for k, ts in tab.melds[s])
+            table = sorted((m.kind, tuple(sorted(m.tiles))) for m, _f in sp.melds)
+            assert mine == table, where
+            assert tab.declared[s] == sp.declared, where
+            looked = pos.bao_tile if sp.looked and pos.bao_state == "rolled" else None
+            assert tab.bao_seen[s] == looked, where
+            for t, claimed in sp.pond:
+                pond[t] += not claimed
+        assert tab.pond.tolist() == pond.tolist(), (rec.number, i)
+        # (the draws made, which the draws left are counted from)
+        assert RV.N_WALL - RV.DEALT - tab.drawn == pos.left, (rec.number, i)
+        compared += 1
+
+    for rec in RV.read_record(log):
+        RV._decisions_of_hand(rec, [], RV.Valuer(v, "win"), [],
+                              followed=lambda i, tab, rec=rec: same(rec, i, tab))  # fmt: skip
+    assert compared > 1000

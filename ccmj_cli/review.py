@@ -157,7 +157,9 @@ def _kind_of(path) -> str:
     try:
         with open(path, encoding="utf-8") as f:
             first = f.readline(1 << 20)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read record '{path}': it is not UTF-8 text") from None
+    except (OSError, ValueError) as e:
         why = getattr(e, "strerror", None) or e
         raise UsageError(f"cannot read record '{path}': {why}") from None
     try:

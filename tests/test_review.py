@@ -420,6 +420,10 @@ def test_bad_input(tmp_path):
     bad.write_text("not json\n")
     r = runner.invoke(app, ["review", str(bad)])  # (read as the referee's text form)
     assert r.exit_code == 2 and "line 1: 'not' is not a seat" in r.output
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(b"\x00\xd0\xff" * 50)
+    r = runner.invoke(app, ["review", str(binary)])
+    assert r.exit_code == 2 and "not UTF-8 text" in r.output
     r = runner.invoke(app, ["review", str(tmp_path / "missing.jsonl")])
     assert r.exit_code == 2 and "cannot read" in r.output
     r = runner.invoke(app, ["review", str(bad), "--seat", "X"])

@@ -888,6 +888,16 @@ def _replayed_to(h: Hand, event: int, rv, tp):
     return tab, reached, code, at, made
 
 
+def head_draws_left_after(h: Hand, event: int, rv, tp) -> int:
+    """The draws from the wall's head still to come after event ``event`` of hand h, if no
+    further kong is made (the dead wall as the kongs so far have grown it, the bao stepped
+    over): the table engine's count (``wall.head_draws_left``)."""
+    from ._kernels.table.wall import head_draws_left
+
+    tab = _replayed_to(h, event, rv, tp)[0]
+    return int(head_draws_left(tab[0], tp, rv))
+
+
 def position_after(h: Hand, event: int, rv, tp, variant):
     """The position right after event ``event`` of hand h (the JSON form ``ccmj actions``
     reads), legal as far as that; None where the replay stops before it."""

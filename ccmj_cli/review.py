@@ -8,8 +8,9 @@ by the referee's engine first, so its events are the table's, up to the first il
 
 The hand is walked event by event; at each decision of the reviewed seat the position is what
 the seat can see (its tiles and melds; every pond and the other seats' exposed melds; the bao if
-it looked) and its draws left, counted from the wall as the engine draws it (the drawable tiles
-before the dead wall, one in four for the seat, from its place in the order). Each legal choice
+it looked) and its draws left, counted from the wall as the engine draws it (the head draws
+before the dead wall, the engine's count with the record replayed; one in four for the seat,
+from its place in the order). Each legal choice
 is valued by ``ccmj_cli.odds.odds(..., exact=True)`` — the very call ``ccmj odds --exact``
 makes, so the numbers are the same engine's:
 
@@ -343,7 +344,10 @@ def _method(values: dict) -> str:
 class _Table:
     """The position as the events leave it: concealed counts, melds, ponds, the draws made."""
 
-    def __init__(self, rec: HandRecord):
+    def __init__(self, rec: HandRecord, tp=None):
+        self.replay, self.rv, self.tp = rec.replay, rec.rv, tp  # (the engine's draws left)
+        self.at = 0  # the event followed now
+        self.lefts = {}  # event -> the engine's draws left before it
         self.conc = [np.array(c, np.int64) for c in rec.start]
         self.melds = [[] for _ in SEATS]  # [(kind, tiles)]
         self.pond = np.zeros(L.N_KINDS, np.int64)
@@ -397,9 +401,23 @@ class _Table:
             ts.count(t) for ms in self.melds for k, ts in ms if k != L.MELD_ANKONG
         )
 
+    def head_left(self) -> int:
+        """The table's draws from the head still to come before the event followed now
+        (``at``): the engine's count, the record replayed there (the dead wall as the kongs
+        have grown it, the bao stepped over); a hand-made record's drawable tiles less the
+        draws made."""
+        if self.replay is None or self.at == 0:
+            return max(0, self.drawable - self.drawn)
+        if self.at not in self.lefts:
+            from .referee import head_draws_left_after
+
+            self.lefts[self.at] = head_draws_left_after(self.replay, self.at - 1, self.rv,
+                                                        self.tp)  # fmt: skip
+        return self.lefts[self.at]
+
     def draws_left(self, s: int, first: int) -> int:
         """Seat s's draws from the head still to come when seat ``first`` draws next."""
-        left = max(0, self.drawable - self.drawn)
+        left = self.head_left()
         o = (s - first) % 4
         return max(0, (left - o + 3) // 4)
 
@@ -436,8 +454,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                        followed=None) -> list:  # fmt: skip
     """The graded decisions of ``seats`` in a hand, the table followed event by event
     (``followed(i, table)``, if given, sees the table after each event i)."""
+    from .simulate import table_params
+
     rv = rec.rv
-    tab = _Table(rec)
+    tab = _Table(rec, table_params(valuer.v))
     out = []
     ev = rec.events
 
@@ -459,6 +479,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                             "why": e.message})  # fmt: skip
 
     for i, (k, s, t, a, b) in enumerate(ev):
+        tab.at = i
         if k == TL.EV_DRAW:
             b0 = tab.bao_seen[s]  # (a dead bao he keeps: he could have returned it first)
             if (s in seats and tab.declared[s] and b0 is not None and rec.rv[L.RV_BAO_CHANGE]

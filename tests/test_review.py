@@ -749,3 +749,20 @@ def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
         RV._decisions_of_hand(rec, [], RV.Valuer(v, "win"), [],
                               followed=lambda i, tab, rec=rec: same(rec, i, tab))  # fmt: skip
     assert compared > 1000
+
+
+def test_the_draws_left_are_the_walls_with_the_bao_stepped_over(tmp_path):
+    # piaoding: no dead wall (83 tiles to draw after the deal) and the bao is one tile 1-6 from
+    # the tail, inside the drawable wall: once rolled, the draws step over it. N's discard at
+    # event 32 (his 4z): 83 - the draws made - the bao = 71 head draws left; E draws next, N is
+    # the fourth: (71 - 3 + 3) // 4 = 17 (the review counted 18 before: the bao drawn too)
+    text = EXAMPLE.read_text().replace("rules default", "rules piaoding")
+    p = tmp_path / "game.txt"
+    p.write_text(text.replace("bao 9m by S dice 2 2", "bao 9m by S dice 2"))
+    (rec,) = RV.read_record(p)
+    assert rec.problem is None, rec.problem
+    drawn = sum(e[0] in (TL.EV_DRAW, TL.EV_TAIL) for e in rec.events[:32])
+    assert 83 - drawn - 1 == 71
+    ds, _ = grade(rec, seat=N, rules=load_variant("piaoding"), search="quick")
+    (d,) = [x for x in ds if x.event == 32 and x.kind == "discard"]
+    assert d.chosen == "4z" and d.draws == 17

@@ -226,6 +226,17 @@ def take(wall, g, conc, taken, s, from_tail):
 
 
 @njit(cache=True)
+def head_draws_left(g, tp, rv):
+    """The draws from the head still to come if no further kong is made: the positions from
+    the next one up to the dead wall (``can_draw``'s end), the bao and holes stepped over."""
+    n = 0
+    for pos in range(g[G_HEAD], reserve_start(g, tp, rv)):
+        if pos != g[G_BAO_POS] and not is_hole(g, pos):
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def held_back(g):
     """Tiles left in the wall because they were the bao: the draws stepped over them, or the
     wall ended at one (the next tile from the head is the bao)."""

@@ -270,16 +270,18 @@ def test_stdin_one_answer_a_line_and_bad_lines_reported():
 
 
 def test_stdin_with_threads_answers_the_same_lines_in_order(monkeypatch):
-    # -j 2: hands answered side by side, printed in input order, bad lines where they were
+    # -j 2 (and the default: one per core, two here): hands answered side by side, printed in
+    # input order, bad lines where they were; the same as one at a time
     import os
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # (one core would run them one by one)
     hands = ["111m456p789s57s12z", "123m", "123m456p789s1112s", "46m456p78s557z[777z]",
              "19m", "123m456p111s4679s"] * 2  # fmt: skip
     text = "\n".join(hands) + "\n"
-    one = odds("-", "-n", "3", "--json", input=text)
+    one = odds("-", "-n", "3", "--json", "-j", "1", input=text)
     two = odds("-", "-n", "3", "--json", "-j", "2", input=text)
-    assert one.exit_code == two.exit_code == 4
+    default = odds("-", "-n", "3", "--json", input=text)
+    assert one.exit_code == two.exit_code == default.exit_code == 4
 
     def lines(r):
         out = [json.loads(x) for x in r.stdout.splitlines()]
@@ -287,5 +289,5 @@ def test_stdin_with_threads_answers_the_same_lines_in_order(monkeypatch):
             d.pop("seconds", None)
         return [(d.get("input"), d.get("hand"), d.get("p_win"), d.get("line")) for d in out]
 
-    assert lines(one) == lines(two) and len(lines(two)) == len(hands)
+    assert lines(one) == lines(two) == lines(default) and len(lines(two)) == len(hands)
     assert [x[3] for x in lines(two) if x[3] is not None] == [2, 5, 8, 11]

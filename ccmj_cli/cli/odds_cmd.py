@@ -86,8 +86,15 @@ OpponentsOpt = Annotated[
     ),
 ]
 ThreadsOpt = Annotated[
-    int, typer.Option("--threads", "-j", help="Threads (the answer does not depend on it).")
+    int | None,
+    typer.Option(
+        "--threads",
+        "-j",
+        help="Threads (the answer does not depend on it). Default 1; with HAND '-', hands are "
+        "answered side by side, one per core (at most 4).",
+    ),
 ]
+STDIN_THREADS = 4  # the default's cap for '-': each thread may hold a search graph (~0.4 GB)
 DealerOpt = Annotated[
     bool, typer.Option("--dealer", help="The player is the dealer (庄), for the payment.")
 ]
@@ -144,7 +151,7 @@ def register(app: typer.Typer):
         declare: DeclareOpt = False,
         bao: BaoOpt = "none",
         opponents: OpponentsOpt = "none",
-        threads: ThreadsOpt = 1,
+        threads: ThreadsOpt = None,
         dealer: DealerOpt = False,
         exact: ExactOpt = False,
         objective: ObjectiveOpt = "win",
@@ -161,6 +168,8 @@ def register(app: typer.Typer):
         v = variant(rules)
         if value is not None and value not in VALUE_FIELDS:
             raise UsageError(f"bad --value '{value}': expected one of {', '.join(VALUE_FIELDS)}")
+        if threads is not None and threads < 1:
+            raise UsageError(f"bad --threads {threads}: expected 1 or more")
         if hand == "-":
             return _stdin(v, json, value, dict(
                 visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
@@ -171,6 +180,7 @@ def register(app: typer.Typer):
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
         mode = True if exact else None
+        threads = 1 if threads is None else threads
         bar = _Bar()
         stop = threading.Event()  # Ctrl-C once the work has started: stop, print what is known
         try:
@@ -222,12 +232,14 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
         except CcmjError as e:
             return None, e
 
-    threads = min(kw["threads"], os.cpu_count() or 1)  # (as odds itself: more only cost)
+    asked = kw["threads"] if kw["threads"] is not None else STDIN_THREADS
+    threads = min(asked, os.cpu_count() or 1)  # (as odds itself: more only cost)
     if threads > 1:  # --threads: hands answered side by side (the search runs without the GIL)
         # one thread a hand; Ctrl-C reaches this thread only: it sets ``stop`` for the others
         kw = dict(kw, threads=1, stop=threading.Event())
         pairs = in_order(stdin_lines(), lambda item: answer(item[1]), threads, kw["stop"])
     else:
+        kw = dict(kw, threads=asked)
         pairs = ((item, answer(item[1])) for item in stdin_lines())
     failed = 0
     for done, ((i, line), (d, e)) in enumerate(pairs, 1):

@@ -711,7 +711,9 @@ def test_a_bu_robbed_by_pung_leaves_the_robbed_hand_without_its_tile(tmp_path):
 @pytest.mark.parametrize("preset", ["default", "mil2024", "quanbao", "piaoding"])
 def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
     # every event of simulated hands: the hands, melds and ponds the review follows are the
-    # engine's own after that event (its position, replayed by the referee's engine)
+    # engine's own after that event (its position, replayed by the referee's engine), and the
+    # claims it weighs on each discard the table's
+    from ccmj_cli.actions import legal_actions
     from ccmj_cli.referee import position_after
     from ccmj_cli.simulate import table_params
 
@@ -744,6 +746,19 @@ def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
         # (the draws made, which the draws left are counted from)
         assert RV.N_WALL - RV.DEALT - tab.drawn == pos.left, (rec.number, i)
         compared += 1
+        k, s, t = rec.events[i][:3]
+        if k == TL.EV_DISCARD and rec.events[i + 1][0] != TL.EV_DECLARE:
+            # the claims the review weighs on a discard are those the table offers there
+            acts = legal_actions(pos)["seats"]
+            for o in range(4):
+                if o == s or tab.declared[o]:
+                    continue
+                offered = acts.get(RV.SEATS[o], {})
+                table = sorted([f"pung {x['tile']}" for x in offered.get("pung", [])]
+                               + [f"kong {x['tile']}" for x in offered.get("mingkong", [])]
+                               + [f"chow {x['chow']}" for x in offered.get("chow", [])])  # fmt: skip
+                assert sorted(RV._claim_choices(tab, o, t, s, rec.rv, v)) == table, (
+                    rec.number, i, RV.SEATS[o])
 
     for rec in RV.read_record(log):
         RV._decisions_of_hand(rec, [], RV.Valuer(v, "win"), [],

@@ -754,9 +754,11 @@ def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
                 if o == s or tab.declared[o]:
                     continue
                 offered = acts.get(RV.SEATS[o], {})
-                table = sorted([f"pung {x['tile']}" for x in offered.get("pung", [])]
-                               + [f"kong {x['tile']}" for x in offered.get("mingkong", [])]
-                               + [f"chow {x['chow']}" for x in offered.get("chow", [])])  # fmt: skip
+                table = sorted(
+                    [f"pung {x['tile']}" for x in offered.get("pung", [])]
+                    + [f"kong {x['tile']}" for x in offered.get("mingkong", [])]
+                    + [f"chow {x['chow']}" for x in offered.get("chow", [])]
+                )
                 assert sorted(RV._claim_choices(tab, o, t, s, rec.rv, v)) == table, (
                     rec.number, i, RV.SEATS[o])
 

@@ -712,7 +712,7 @@ def test_a_bu_robbed_by_pung_leaves_the_robbed_hand_without_its_tile(tmp_path):
 def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
     # every event of simulated hands: the hands, melds and ponds the review follows are the
     # engine's own after that event (its position, replayed by the referee's engine), and the
-    # claims it weighs on each discard the table's
+    # claims and kongs it weighs at each discard the table's
     from ccmj_cli.actions import legal_actions
     from ccmj_cli.referee import position_after
     from ccmj_cli.simulate import table_params
@@ -761,6 +761,15 @@ def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
                 )
                 assert sorted(RV._claim_choices(tab, o, t, s, rec.rv, v)) == table, (
                     rec.number, i, RV.SEATS[o])
+        nk, ns = rec.events[i + 1][:2]
+        if nk == TL.EV_DISCARD and not tab.declared[ns]:
+            # the kongs the review weighs before a discard are those the table offers there
+            tab.at = i + 1  # (the draws left: before that discard)
+            mine = RV._kong_options(tab, ns) if tab.after_draw[ns] else []
+            offered = legal_actions(pos, ns)["seats"].get(RV.SEATS[ns], {})
+            table = [(TL.EV_ANKONG, T.tile_index(x["tile"])) for x in offered.get("ankong", [])]
+            table += [(TL.EV_JIAGANG, T.tile_index(x["tile"])) for x in offered.get("jiagang", [])]
+            assert sorted(mine) == sorted(table), (rec.number, i + 1, RV.SEATS[ns])
 
     for rec in RV.read_record(log):
         RV._decisions_of_hand(rec, [], RV.Valuer(v, "win"), [],
@@ -783,3 +792,22 @@ def test_the_draws_left_are_the_walls_with_the_bao_stepped_over(tmp_path):
     ds, _ = grade(rec, seat=N, rules=load_variant("piaoding"), search="quick")
     (d,) = [x for x in ds if x.event == 32 and x.kind == "discard"]
     assert d.chosen == "4z" and d.draws == 17
+
+
+def test_a_concealed_kong_declined_is_the_one_the_table_offered(tmp_path):
+    # E deals himself 1111m and discards without the 暗杠: the table offers it (its legal
+    # actions at the deal), the review weighs it against no kong, and the choice made is graded
+    from ccmj_cli.actions import legal_actions
+    from ccmj_cli.referee import position_before
+    from ccmj_cli.simulate import table_params
+
+    p = tmp_path / "game.txt"
+    p.write_text("rules default\ndealer E\ndeal E 1111m456p789s2355s\ndeal S 1122334455667p\n"
+                 "deal W 1122334455667s\ndeal N 1122334455667z\nE discard 2s\n")  # fmt: skip
+    (rec,) = RV.read_record(p)
+    v = load_variant(None)
+    pos = position_before(rec.replay, 0, rec.rv, table_params(v), v)
+    assert legal_actions(pos, "E")["seats"]["E"]["ankong"] == [{"tile": "1m"}]
+    ds, _ = grade(__import__("dataclasses").replace(rec, drawable=8))
+    (k,) = [x for x in ds if x.kind == "kong"]
+    assert k.event == 0 and k.chosen == RV.NO_KONG and set(k.values) == {RV.NO_KONG, "kong 1m"}

@@ -495,33 +495,16 @@ def test_at_after_a_claim_whose_record_leaves_out_from(tmp_path):
     assert pos["seats"]["S"]["pond"] == ["8m*"]
 
 
-# N lays out a 3-tile 九蛋 (no replacement draw) and adds his second 9m to it; E pungs that 9m
-# (抢叉). E's turn is a claim's like any other: nothing of N's 'laid a 3-tile kong' is his
-LAID_THEN_ROBBED = """rules mil2024
-dealer W
-deal W 233678m248p488s3z2z
-deal N 699m149p3459s345z
-deal E 23799m25p5677s16z
-deal S 14568m467p37s225z
-W discard 2z
-S pung 2z from W
-S discard 5z
-W draw 2s
-W discard 8p
-N draw 9s
-N special 9m9p9s
-E robpung 9m from N
-E discard 1z
-"""
+# N's 补 onto his 3-tile 九蛋 robbed by E's 碰 (抢叉): E's turn is a claim's like any other,
+# nothing of N's 'laid a 3-tile kong' is his
+LAID_THEN_ROBBED = Path(__file__).parent / "data" / "records" / "laid_then_robbed.txt"
 
 
-def test_the_seat_that_robs_a_bu_by_pung_takes_its_turn_as_after_a_claim(tmp_path):
+def test_the_seat_that_robs_a_bu_by_pung_takes_its_turn_as_after_a_claim():
     from ccmj_cli.actions import legal_actions
     from ccmj_cli.referee import state_at
 
-    p = tmp_path / "robbed.txt"
-    p.write_text(LAID_THEN_ROBBED, encoding="utf-8")
-    rec = load_record(str(p))
+    rec = load_record(str(LAID_THEN_ROBBED))
     kinds = [int(e[0]) for e in rec.all_hands()[0].events]
     pung = kinds.index(TL.EV_ROB_PUNG)
     assert kinds[pung - 2 : pung] == [TL.EV_SPECIAL, TL.EV_KONG_ROBBED]

@@ -672,36 +672,13 @@ def test_a_special_kong_with_a_1s_standing_in_leaves_the_hand_the_table_left(tmp
         RV.NO_KONG, "kong [9m91s]"}  # fmt: skip
 
 
-ROBBED_BU = """rules mil2024
-dealer W
-deal W 233678m248p488s3z2z
-deal N 699m149p3459s345z
-deal E 23799m25p5677s16z
-deal S 14568m467p37s225z
-W discard 2z
-S pung 2z from W
-S discard 5z
-W draw 2s
-W discard 8p
-N draw 9s
-N special 9m9p9s
-E robpung 9m from N
-E discard 1z
-S draw 1p
-S discard 1p
-W draw 3p
-W discard 3p
-N draw 5m
-N discard 5m
-"""
+ROBBED_BU = Path(__file__).parent / "data" / "records" / "laid_then_robbed.txt"
 
 
-def test_a_bu_robbed_by_pung_leaves_the_robbed_hand_without_its_tile(tmp_path):
+def test_a_bu_robbed_by_pung_leaves_the_robbed_hand_without_its_tile():
     # N lays 9m9p9s, adds his other 9m (补), E pungs it (抢叉): the 9m is E's now. N's next
     # hand: dealt 699m149p3459s345z + 9s, less 9m9p9s, less the 9m, + 5m (it kept the 9m)
-    p = tmp_path / "game.txt"
-    p.write_text(ROBBED_BU)
-    (rec,) = RV.read_record(p)
+    (rec,) = RV.read_record(ROBBED_BU)
     ds, _ = grade(__import__("dataclasses").replace(rec, drawable=20), seat=N,
                   rules=load_variant("mil2024"), search="quick")  # fmt: skip
     (d,) = [x for x in ds if x.kind == "discard"]

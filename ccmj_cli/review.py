@@ -356,6 +356,7 @@ class _Table:
         self.next_draw = rec.dealer  # the seat drawing next from the head (no claim)
         self.turns = [0] * 4
         self.discards = [0] * 4
+        self.last_draw = [-1] * 4  # each seat's last tile drawn (a locked hand throws it)
         self.declared = [False] * 4
         self.bao_seen = [None] * 4
         self.no_bao = False
@@ -490,10 +491,12 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
             tab.drawn += 1
             tab.turns[s] += 1
             tab.next_draw = (s + 1) % 4
+            tab.last_draw[s] = t
         elif k == TL.EV_TAIL:
             tab.conc[s][t] += 1
             tab.drawn += 1
             tab.tail += 1
+            tab.last_draw[s] = t
         elif k in (TL.EV_ANKONG, TL.EV_JIAGANG):
             if s in seats and not tab.declared[s]:
                 opts = _kong_options(tab, s)
@@ -501,6 +504,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                     opts.append((k, t))
                 safe(s, i, "kong", lambda s=s, o=opts, c=f"{KONG} {T.tile_name(t)}", i=i: _kong(
                     tab, s, o, c, i, valuer, add))  # fmt: skip
+            elif s in seats:
+                made = f"{KONG} {T.tile_name(t)}"
+                safe(s, i, "kong", lambda s=s, c=made, i=i: _declared_kong(
+                    tab, s, i, c, rec, valuer, add))  # fmt: skip
             if k == TL.EV_ANKONG:
                 tab.conc[s][t] -= 4
                 tab.melds[s].append((L.MELD_ANKONG, (t, t, t, t)))
@@ -523,6 +530,9 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                      lambda s=s, t=t, i=i: _discard(tab, s, t, i, valuer, add))  # fmt: skip
                 safe(s, i, "declare", lambda s=s, t=t, i=i, d=declares: _declare(
                     tab, s, t, i, d, valuer, add, rec))  # fmt: skip
+            elif s in seats and tab.after_draw[s]:  # (declared: a kong he could have made)
+                safe(s, i, "kong", lambda s=s, i=i: _declared_kong(
+                    tab, s, i, NO_KONG, rec, valuer, add))  # fmt: skip
             tab.conc[s][t] -= 1
             tab.pond[t] += 1
             tab.discards[s] += 1
@@ -559,6 +569,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
             if s in seats and not tab.declared[s]:
                 safe(s, i, "kong", lambda s=s, t=t, a=a, bu=bu, i=i, laid=laid: _special_kong(
                     tab, s, t, a, bu, i, valuer, add, laid))  # fmt: skip
+            elif s in seats and bu:
+                made = f"补 {T.tile_name(t)}"
+                safe(s, i, "kong", lambda s=s, c=made, i=i: _declared_kong(
+                    tab, s, i, c, rec, valuer, add))  # fmt: skip
             tab.conc[s], tab.melds[s] = _special_after(tab, s, t, a, bu, laid)
         elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong (not graded)
             if a == 0:
@@ -788,13 +802,69 @@ def _kong_options(tab: _Table, s) -> list:
     return out
 
 
-def _offered_specials(rec: HandRecord, i: int, s: int, v: Variant) -> list:
-    """The special kongs and 补 the table offers seat s right before event i, as the engine's
-    legal actions say there: [(first tile, meld kind, bu, the tiles laid or None)]; none when
-    the record cannot be replayed (a hand-made one)."""
+def _declared_kong(tab: _Table, s, i, chosen, rec: HandRecord, valuer: Valuer, add):
+    """A declared seat's kong or not, where the table lets it make one (a 暗杠, 加杠 or 补 that
+    keeps every wait: the engine's legal actions before event i): the locked hand after it
+    with its replacement draw and its kong money, against throwing the tile it drew. The bao
+    as the seat knows it (the tile it saw, else unknown; none when no tile can be one)."""
+    offers = _offered(rec, i, s, valuer.v, ("ankong", "jiagang", "bu"))
+    if not offers or tab.last_draw[s] < 0:
+        return
+    seen, tab.bao_seen[s] = tab.bao_seen[s], None  # (odds takes the bao out of the pool)
+    drawn = tab.last_draw[s]
+    vis, vis_thrown = tab.visible(s), tab.visible(s, drawn)
+    tab.bao_seen[s] = seen
+    bao = "none" if tab.no_bao else ("unknown" if seen is None else T.tile_name(seen))
+    d = tab.draws_left(s, (s + 1) % 4)
+    dealer = s == tab.dealer
+
+    def locked(c, melds, draws):
+        return valuer.values(tab.hand_text(s, c, melds), vis, draws, dealer, declare=True,
+                             bao=bao)[None]  # fmt: skip
+
+    c = tab.conc[s].copy()
+    c[drawn] -= 1
+    values = {NO_KONG: valuer.values(tab.hand_text(s, c), vis_thrown, d, dealer, declare=True,
+                                     bao=bao)[None]}  # fmt: skip
+    for group, a in offers:
+        t = T.tile_index(a["tile"])
+        c2 = tab.conc[s].copy()
+        if group == "bu":
+            kind = _meld_kind(a["onto"])
+            c2, melds = _special_after(tab, s, t, kind, True)
+            m = next(m for m in reversed(T.parse_hand(tab.hand_text(s, c2, melds),
+                                                      valuer.v.meld_rules).melds) if m.kind == kind)
+            money = (_kong_money(valuer.v, kind, m.tiles[0], m.bu)
+                     - _kong_money(valuer.v, kind, m.tiles[0], m.bu - 1))  # fmt: skip
+            values[f"补 {a['tile']}"] = _plus(locked(c2, melds, d + 1), money)
+            continue
+        if group == "ankong":
+            c2[t] -= 4
+            kind, melds = L.MELD_ANKONG, [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))]
+        else:
+            c2[t] -= 1
+            kind = L.MELD_KONG
+            melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
+                     for m in tab.melds[s]]  # fmt: skip
+        values[f"{KONG} {a['tile']}"] = _plus(locked(c2, melds, d + 1),
+                                              _kong_money(valuer.v, kind, t))  # fmt: skip
+    add(s, i, "kong", tab.hand_text(s), tab.visible(s), d, chosen, values)
+
+
+def _meld_kind(name: str) -> int:
+    """The meld kind a legal action names (``actions.MELD_NAMES``)."""
+    from .actions import MELD_NAMES
+
+    return MELD_NAMES.index(name)
+
+
+def _offered(rec: HandRecord, i: int, s: int, v: Variant, groups) -> list:
+    """[(group, action)] of the engine's legal actions for seat s right before event i, in the
+    ``groups`` asked ("special_kong", "bu", "ankong", ...); none when the record cannot be
+    replayed (a hand-made one)."""
     if rec.replay is None:
         return []
-    from .actions import MELD_NAMES, legal_actions
+    from .actions import legal_actions
     from .referee import position_before
     from .simulate import table_params
 
@@ -802,12 +872,20 @@ def _offered_specials(rec: HandRecord, i: int, s: int, v: Variant) -> list:
     if pos is None:
         return []
     acts = legal_actions(pos, s)["seats"].get(SEATS[s], {})
+    return [(g, a) for g in groups for a in acts.get(g, [])]
+
+
+def _offered_specials(rec: HandRecord, i: int, s: int, v: Variant) -> list:
+    """The special kongs and 补 the table offers seat s right before event i (``_offered``):
+    [(first tile, meld kind, bu, the tiles laid or None)]."""
     out = []
-    for a in acts.get("special_kong", []):
-        laid = T.parse_tiles(a["meld"].strip("[]").lstrip(T.SANYAOJI_MARK))
-        out.append((T.tile_index(a["tile"]), MELD_NAMES.index(a["kind"]), False, tuple(laid)))
-    for a in acts.get("bu", []):
-        out.append((T.tile_index(a["tile"]), MELD_NAMES.index(a["onto"]), True, None))
+    for group, a in _offered(rec, i, s, v, ("special_kong", "bu")):
+        if group == "bu":
+            out.append((T.tile_index(a["tile"]), _meld_kind(a["onto"]), True, None))
+        else:
+            laid = T.parse_tiles(a["meld"].strip("[]").lstrip(T.SANYAOJI_MARK))
+            kind = _meld_kind(a["kind"])
+            out.append((T.tile_index(a["tile"]), kind, False, tuple(laid)))
     return out
 
 

@@ -788,3 +788,30 @@ def test_a_concealed_kong_declined_is_the_one_the_table_offered(tmp_path):
     ds, _ = grade(__import__("dataclasses").replace(rec, drawable=8))
     (k,) = [x for x in ds if x.kind == "kong"]
     assert k.event == 0 and k.chosen == RV.NO_KONG and set(k.values) == {RV.NO_KONG, "kong 1m"}
+
+
+def test_a_declared_seats_kong_not_made(tmp_path, monkeypatch):
+    # E declares on 111m456p789s2355s (waits 1s 4s), looks at the bao 9m, draws the fourth 1m:
+    # the table lets him 暗杠 (his waits stay), he throws it. One draw left with the kong (its
+    # replacement), none without (the horizon cut to 3 head draws: E, fourth after S, gets 0).
+    # With the kong he wins on 1s, 4s (4 + 4 live) or 摸宝 on a 9m (3 left besides the bao):
+    # 11 of the 136 - 14 (his) - 4 (ponds: 7z 8m 9p 5z) - 1 (the bao) = 117 unseen
+    p = tmp_path / "game.txt"
+    p.write_text("rules default\ndealer E\ndeal E 111m456p789s2355s7z\ndeal S 2233445566778m\n"
+                 "deal W 1122334455667p\ndeal N 999s1122334466z\nE discard 7z\nE declare\n"
+                 "S draw 8m\nS discard 8m\nW draw 9p\nW discard 9p\nN draw 5z\nN discard 5z\n"
+                 "bao 9m by E dice 2 2\nE look 9m\nE draw 1m\nE discard 1m\n")  # fmt: skip
+    (rec,) = RV.read_record(p)
+    assert rec.problem is None, rec.problem
+    monkeypatch.setattr(RV._Table, "head_left", lambda self: 3)
+    ds, _ = grade(rec)
+    (k,) = [x for x in ds if x.kind == "kong"]
+    assert k.event == 11 and k.chosen == RV.NO_KONG and k.best == "kong 1m"
+    assert k.values["kong 1m"].p_win == pytest.approx(11 / 117)
+    assert k.values[RV.NO_KONG].p_win == 0 and k.loss["p_win"] == pytest.approx(11 / 117)
+    # the kong made instead: the same two values, no loss
+    p.write_text(p.read_text().replace("E discard 1m\n", "E ankong 1m\nE tail 2p\nE discard 2p\n"))
+    (made,) = RV.read_record(p)
+    assert made.problem is None, made.problem
+    (m,) = [x for x in grade(made)[0] if x.kind == "kong"]
+    assert m.chosen == "kong 1m" and m.values == k.values and m.loss["p_win"] == 0

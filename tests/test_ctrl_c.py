@@ -85,3 +85,17 @@ def test_ctrl_c_before_any_hand_leaves_the_csv_or_log_as_it_was(tmp_path, monkey
     assert "INTERRUPTED before the first hands finished" in r.output
     assert path.read_text() == "the old file\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+@pytest.mark.parametrize("delay", [0.3, 4.0])
+def test_review_says_how_far_it_got(delay):
+    # a written game reviewed for every seat (far hands: minutes of search): stopped while
+    # starting or while grading its one hand, it says how many hands were graded, and quickly
+    code, out, err, took = interrupt_after(delay, "review", "examples/records/example.txt",
+                                           timeout=20)  # fmt: skip
+    if delay < 1 and "while starting" in err:  # (still importing: before the command ran)
+        assert_one_clean_line(code, out, err)
+        return
+    assert_one_clean_line(code, out, err)
+    assert err.strip() == "INTERRUPTED after 0 hand(s) graded: nothing printed"
+    assert out == "" and took < 3.0

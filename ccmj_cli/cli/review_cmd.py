@@ -66,6 +66,7 @@ def register(app: typer.Typer):
             interrupts.say_when_interrupted(f"INTERRUPTED after {done[0]} hand(s) graded: "
                                             "nothing printed")  # fmt: skip
 
+        graded(0)  # (from here on, Ctrl-C says how far the review got)
         r = RV.review(record, seat=seat, hand=hand, objective=objective, search=search,
                       rules=variant(rules) if rules else None, threads=threads,
                       progress=graded)  # fmt: skip

@@ -170,6 +170,19 @@ def _variant(spec):
     return v, v.vector, table_params(v)  # (the array types a log's header gives too)
 
 
+def _beside(path: str, rules):
+    """A record's rules file named by a relative path is looked for beside the record first
+    (a game and its room's rules kept together), then from the current folder."""
+    from pathlib import Path
+
+    from .rules import preset_names
+
+    if not rules or rules in preset_names() or Path(rules).is_absolute():
+        return rules
+    near = Path(path).parent / rules
+    return str(near) if near.is_file() else rules
+
+
 _TILE_IDX = {T.tile_name(t): t for t in range(L.N_KINDS)}
 
 
@@ -615,7 +628,7 @@ def _from_text(path: str, text: str) -> Record:
         hands.append(b.build())
     if not hands:
         raise HandError(f"record '{path}' holds no hand")
-    v, rv, tp = _variant(rules)
+    v, rv, tp = _variant(_beside(path, rules))
     return Record(v.name, rv, tp, hands, path, v)
 
 
@@ -656,7 +669,7 @@ def _from_json(path: str, data) -> Record:
                 raise HandError(f"{where}.payout is not a whole number per seat")
             b.result = {"payout": p}
         hands.append(b.build())
-    v, rv, tp = _variant(rules)
+    v, rv, tp = _variant(_beside(path, rules))
     return Record(v.name, rv, tp, hands, path, v)
 
 
@@ -917,7 +930,9 @@ def position_before(h: Hand, event: int, rv, tp, variant):
     seats = {}
     for k in range(4):
         s = (h.dealer + k) % 4
-        dealt = [int(t) for t in h.wall[13 * k : 13 * k + 13]] + ([int(h.wall[52])] if k == 0 else [])
+        dealt = [int(t) for t in h.wall[13 * k : 13 * k + 13]]
+        if k == 0:
+            dealt.append(int(h.wall[52]))  # (the dealer's 14th)
         seats[SEATS[s]] = {"hand": T.format_tiles(dealt), "pond": [], "first_turn": True}
     return Position.from_json({
         "rules": _written(variant), "dealer": SEATS[h.dealer], "seats": seats,

@@ -514,3 +514,23 @@ def test_the_seat_that_robs_a_bu_by_pung_takes_its_turn_as_after_a_claim():
     assert pos["last"] == {"event": "claim", "seat": "E"}
     acts = legal_actions(pos, "E")
     assert "1z" in [a["tile"] for a in acts["seats"]["E"]["discard"]]
+
+
+def test_a_rules_file_beside_the_record(tmp_path, monkeypatch):
+    # 'rules room.yaml' with the room's file beside the record: found there whatever the
+    # current folder (its rules settle the example's hand differently: N covers all, 包庄)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "room.yaml").write_text((EXAMPLE / "room.yaml").read_text("utf-8"),
+                                                  encoding="utf-8")  # fmt: skip
+    text = (EXAMPLE / "example.txt").read_text(encoding="utf-8")
+    p = tmp_path / "games" / "g1.txt"
+    p.write_text(text.replace("rules default", "rules room.yaml"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    (v,) = referee(str(p))
+    assert v["settlement"]["payout"] == {"E": 0, "S": 16, "W": 0, "N": -16}
+    from ccmj_cli.review import read_record
+
+    (rec,) = read_record(str(p))
+    from ccmj_cli.rules import load_variant
+
+    assert rec.rv.tolist() == list(load_variant(ROOM).vector) and rec.rules.name == "room"

@@ -810,18 +810,11 @@ def made_events(record: Record, hands: list) -> list[tuple[list, dict | None]]:
     open filled in: a win's kind, a roll's seat ...) up to its first illegal event, and that
     event's problem (None: legal as far as the record goes; a record that stops before the
     hand ends, or a settlement that differs, is no problem here)."""
-    from ._kernels.table.referee import replay_to
-    from ._kernels.tables import tables
-    from ._kernels.useful import useful_tables
-
     out = []
     for h, verdict in zip(hands, referee_hands(record, hands), strict=True):
         problem = next((p for p in verdict["problems"] if p["rule"] != "wrong_settlement"
                         and p["event"] < len(h.events)), None)  # fmt: skip
-        walls, dices = _arrays([h])[:2]
-        res = np.zeros(TL.R_LEN, np.int64)
-        made = replay_to(walls[0], h.dealer, dices[0], np.ascontiguousarray(h.events, np.int64),
-                         record.rv, tables(), useful_tables(), record.tp, res)[3]  # fmt: skip
+        made = _replay(h, h.events, record.rv, record.tp)[3]
         n = problem["event"] if problem else len(h.events)
         out.append((made[:n, : TL.EV_COLS].tolist(), problem))
     return out
@@ -880,20 +873,26 @@ def _phase_after(tab, row, before) -> None:
         g[TL.G_PHASE] = TL.PH_OVER
 
 
-def _replayed_to(h: Hand, event: int, rv, tp):
-    """Hand h replayed to its event ``event`` (the table as that event leaves it,
-    ``_phase_after``): (table state, whether the replay got there, its stop code and event,
-    the events as made: resolved up to where it stopped)."""
+def _replay(h: Hand, rows, rv, tp):
+    """Hand h replayed by the engine from the record ``rows`` (to a STOP_AT row, or its end):
+    (table state, stop code, its event, the events as made)."""
     from ._kernels.table.referee import replay_to
     from ._kernels.tables import tables
     from ._kernels.useful import useful_tables
 
+    walls, dices = _arrays([h])[:2]
+    res = np.zeros(TL.R_LEN, np.int64)
+    return replay_to(walls[0], h.dealer, dices[0], np.ascontiguousarray(rows, np.int64), rv,
+                     tables(), useful_tables(), tp, res)  # fmt: skip
+
+
+def _replayed_to(h: Hand, event: int, rv, tp):
+    """Hand h replayed to its event ``event`` (the table as that event leaves it,
+    ``_phase_after``): (table state, whether the replay got there, its stop code and event,
+    the events as made: resolved up to where it stopped)."""
     ev = np.ascontiguousarray(h.events, np.int64).copy()
     ev[event, TL.STOP_AT] = 1
-    res = np.zeros(TL.R_LEN, np.int64)
-    walls, dices = _arrays([h])[:2]
-    tab, code, at, made = replay_to(walls[0], h.dealer, dices[0], ev, rv, tables(),
-                                    useful_tables(), tp, res)  # fmt: skip
+    tab, code, at, made = _replay(h, ev, rv, tp)
     code, at = int(code), int(at)
     reached = code == -1
     _phase_after(tab, made[event] if reached else h.events[event],
@@ -920,6 +919,16 @@ def position_after(h: Hand, event: int, rv, tp, variant):
     return position_from_state(tab, made, event + 1, variant) if reached else None
 
 
+def dealt(h: Hand) -> list[list[int]]:
+    """Each seat's dealt tiles (E S W N), as the engine deals the wall (``wall.deal``): 13
+    each from the dealer on, the dealer's 14th at position 52."""
+    out = [[] for _ in range(4)]
+    for k in range(4):
+        out[(h.dealer + k) % 4] = [int(t) for t in h.wall[13 * k : 13 * k + 13]]
+    out[h.dealer].append(int(h.wall[52]))
+    return out
+
+
 def position_before(h: Hand, event: int, rv, tp, variant):
     """The position right before event ``event`` of hand h: after event - 1, or the deal (the
     dealer on turn with his 14 tiles) before event 0."""
@@ -927,13 +936,8 @@ def position_before(h: Hand, event: int, rv, tp, variant):
         return position_after(h, event - 1, rv, tp, variant)
     from .position import Position, _written
 
-    seats = {}
-    for k in range(4):
-        s = (h.dealer + k) % 4
-        dealt = [int(t) for t in h.wall[13 * k : 13 * k + 13]]
-        if k == 0:
-            dealt.append(int(h.wall[52]))  # (the dealer's 14th)
-        seats[SEATS[s]] = {"hand": T.format_tiles(dealt), "pond": [], "first_turn": True}
+    seats = {SEATS[s]: {"hand": T.format_tiles(tiles), "pond": [], "first_turn": True}
+             for s, tiles in enumerate(dealt(h))}  # fmt: skip
     return Position.from_json({
         "rules": _written(variant), "dealer": SEATS[h.dealer], "seats": seats,
         "wall": {"left": TL.N_WALL - 53, "tail_draws": 0, "kongs": 0},

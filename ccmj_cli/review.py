@@ -143,11 +143,7 @@ def _referee_record(path, hand: int | None) -> list[HandRecord]:
             raise UsageError(f"bad --hand {hand}: the record holds no such hand")
     out = []
     for h, (events, problem) in zip(hands, RF.made_events(record, hands), strict=True):
-        start = []
-        for s in range(4):
-            k = (s - h.dealer) % 4
-            dealt = list(h.wall[13 * k : 13 * k + 13]) + ([h.wall[52]] if k == 0 else [])
-            start.append(np.bincount(dealt, minlength=L.N_KINDS).astype(np.uint8))
+        start = [np.bincount(d, minlength=L.N_KINDS).astype(np.uint8) for d in RF.dealt(h)]
         out.append(HandRecord(h.number, h.dealer, tuple(start), events, record.rv,
                               record.variant, _drawable(record.tp), problem, h))  # fmt: skip
     return out
@@ -508,13 +504,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                 made = f"{KONG} {T.tile_name(t)}"
                 safe(s, i, "kong", lambda s=s, c=made, i=i: _declared_kong(
                     tab, s, i, c, rec, valuer, add))  # fmt: skip
-            if k == TL.EV_ANKONG:
-                tab.conc[s][t] -= 4
-                tab.melds[s].append((L.MELD_ANKONG, (t, t, t, t)))
-            else:
-                tab.conc[s][t] -= 1
-                j = tab.melds[s].index((L.MELD_PUNG, (t, t, t)))
-                tab.melds[s][j] = (L.MELD_KONG, (t, t, t, t))
+            tab.conc[s], tab.melds[s], _kind = _kong_after(tab, s, k, t)
         elif k == TL.EV_DISCARD:
             declares = i + 1 < len(ev) and ev[i + 1][0] == TL.EV_DECLARE
             if s in seats and not tab.declared[s]:
@@ -675,12 +665,17 @@ def _special_value(tab: _Table, s, t, kind, bu: bool, laid, valuer: Valuer, vis,
     else:
         made = valuer.best_of(valuer.values(after, vis, d, dealer))
     laid = next(ts for k, ts in reversed(melds) if k == kind)
-    # its money as the table pays it: a 补 the difference one more 补 tile makes (the 补 tiles
-    # of the meld as the variant reads it, as ccmj score reads a hand)
-    m = next(m for m in reversed(T.parse_hand(after, valuer.v.meld_rules).melds) if m.kind == kind)
-    money = _kong_money(valuer.v, kind, m.tiles[0], m.bu)
-    made = _plus(made, money - _kong_money(valuer.v, kind, m.tiles[0], m.bu - 1) if bu else money)
+    made = _plus(made, _special_money(valuer.v, after, kind, bu))
     return (f"补 {T.tile_name(t)}" if bu else f"{KONG} {T.laid_meld_text(kind, laid)}"), made
+
+
+def _special_money(v: Variant, after: str, kind, bu: bool) -> int:
+    """The kong money of the special kong of ``kind`` last laid in the hand ``after``, as the
+    table pays it: a 补 the difference its one more tile makes (the 补 tiles of the meld as
+    the variant reads it, as ccmj score reads a hand)."""
+    m = next(m for m in reversed(T.parse_hand(after, v.meld_rules).melds) if m.kind == kind)
+    money = _kong_money(v, kind, m.tiles[0], m.bu)
+    return money - _kong_money(v, kind, m.tiles[0], m.bu - 1) if bu else money
 
 
 def _special_tiles(c, kind, first):
@@ -828,24 +823,14 @@ def _declared_kong(tab: _Table, s, i, chosen, rec: HandRecord, valuer: Valuer, a
                                      bao=bao)[None]}  # fmt: skip
     for group, a in offers:
         t = T.tile_index(a["tile"])
-        c2 = tab.conc[s].copy()
         if group == "bu":
             kind = _meld_kind(a["onto"])
             c2, melds = _special_after(tab, s, t, kind, True)
-            m = next(m for m in reversed(T.parse_hand(tab.hand_text(s, c2, melds),
-                                                      valuer.v.meld_rules).melds) if m.kind == kind)
-            money = (_kong_money(valuer.v, kind, m.tiles[0], m.bu)
-                     - _kong_money(valuer.v, kind, m.tiles[0], m.bu - 1))  # fmt: skip
+            money = _special_money(valuer.v, tab.hand_text(s, c2, melds), kind, True)
             values[f"补 {a['tile']}"] = _plus(locked(c2, melds, d + 1), money)
             continue
-        if group == "ankong":
-            c2[t] -= 4
-            kind, melds = L.MELD_ANKONG, [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))]
-        else:
-            c2[t] -= 1
-            kind = L.MELD_KONG
-            melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
-                     for m in tab.melds[s]]  # fmt: skip
+        k = TL.EV_ANKONG if group == "ankong" else TL.EV_JIAGANG
+        c2, melds, kind = _kong_after(tab, s, k, t)
         values[f"{KONG} {a['tile']}"] = _plus(locked(c2, melds, d + 1),
                                               _kong_money(valuer.v, kind, t))  # fmt: skip
     add(s, i, "kong", tab.hand_text(s), tab.visible(s), d, chosen, values)
@@ -889,6 +874,19 @@ def _offered_specials(rec: HandRecord, i: int, s: int, v: Variant) -> list:
     return out
 
 
+def _kong_after(tab: _Table, s, k, t):
+    """(concealed counts, melds, meld kind) of seat s after a 暗杠 (k EV_ANKONG) of t or a 加杠
+    (EV_JIAGANG) of t onto his pung."""
+    c = tab.conc[s].copy()
+    if k == TL.EV_ANKONG:
+        c[t] -= 4
+        return c, [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))], L.MELD_ANKONG
+    c[t] -= 1
+    melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
+             for m in tab.melds[s]]  # fmt: skip
+    return c, melds, L.MELD_KONG
+
+
 def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add, specials=()):
     """Kong or not: each kong of ``kongs`` [(EV_ANKONG or EV_JIAGANG, tile)] with the
     replacement draw, and each special kong or 补 of ``specials`` (``_offered_specials``, as
@@ -898,16 +896,8 @@ def _kong(tab: _Table, s, kongs, chosen, i, valuer: Valuer, add, specials=()):
     dealer = s == tab.dealer
     values = {NO_KONG: valuer.best_of(valuer.values(tiles, vis, d, dealer))}
     for k, t in kongs:
-        c2 = tab.conc[s].copy()
-        if k == TL.EV_ANKONG:
-            c2[t] -= 4
-            melds = [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))]
-        else:
-            c2[t] -= 1
-            melds = [m if m != (L.MELD_PUNG, (t, t, t)) else (L.MELD_KONG, (t, t, t, t))
-                     for m in tab.melds[s]]  # fmt: skip
+        c2, melds, kind = _kong_after(tab, s, k, t)
         after = tab.hand_text(s, c2, melds)
-        kind = L.MELD_ANKONG if k == TL.EV_ANKONG else L.MELD_KONG
         values[f"{KONG} {T.tile_name(t)}"] = _plus(valuer.values(after, vis, d + 1, dealer)[None],
                                                    _kong_money(valuer.v, kind, t))
     for t, kind, bu, laid in specials:

@@ -148,9 +148,10 @@ def _state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm
     si = HT.get(sk, sv, sm, ka, kb, 0, 0)
     if si >= 0:
         return si, sk, sv, sm, states, s_c, s_lm, n_s
-    states = _grow(states, n_s + 1)
-    s_c = _grow(s_c, n_s + 1)
-    s_lm = _grow(s_lm, n_s + 1)
+    if n_s >= states.shape[0]:
+        states = _grow(states, n_s + 1)
+        s_c = _grow(s_c, n_s + 1)
+        s_lm = _grow(s_lm, n_s + 1)
     for i in range(N_KINDS):
         s_c[n_s, i] = c[i]
         own[i] = c[i] + meld_own[i]
@@ -207,6 +208,9 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     masked = not (rv[RV_QIDUI] and ms[MS_SETS] == 0)
     mcx = LG.new_mcontext()
     nd_mask = np.int64(0)
+    # the memo's arrays, for the hot path's calls (refreshed when a slow call grows them)
+    hk, hv, hm, rows = memo[0], memo[1], memo[2], memo[3]
+    flag, rmk, ndk = mk
 
     for r in range(roots_c.shape[0]):
         for i in range(N_KINDS):
@@ -233,19 +237,20 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
         states[s, S_E0] = n_e
         have_cx = False
         have_sw = False
+        for i in range(N_KINDS):
+            c[i] = s_c[s, i]  # (each draw below puts c back as it was)
         for t in range(N_KINDS):
-            w = base[t] - int(s_c[s, t])
+            w = base[t] - int(c[t])
             if w <= 0:
                 continue
-            for i in range(N_KINDS):
-                c[i] = s_c[s, i]
             if lm >> t & 1:
                 for i in range(N_KINDS):
                     own[i] = c[i] + meld_own[i]
                 win, amount, jia, piao = _payment(c, t, ms, own, rv, tb, dealer, rd, items, fan,
                                                   pay)  # fmt: skip
                 if win:
-                    edges = _grow(edges, n_e + 1)
+                    if n_e >= edges.shape[0]:
+                        edges = _grow(edges, n_e + 1)
                     edges[n_e, E_KIND] = t
                     edges[n_e, E_W] = w
                     edges[n_e, E_TYPE] = E_WIN
@@ -260,7 +265,12 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                 continue  # (drawn and thrown: the state stays)
             if not have_cx:
                 if masked:
-                    _, nd_mask, memo, mk = LG.mcontext(c, ms, rv, memo, mk, mcx)
+                    found, _, nd_mask = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows,
+                                                         flag, rmk, ndk)  # fmt: skip
+                    if not found:
+                        _, nd_mask, memo, mk = LG.mcontext(c, ms, rv, memo, mk, mcx)
+                        hk, hv, hm, rows = memo[0], memo[1], memo[2], memo[3]
+                        flag, rmk, ndk = mk
                 else:
                     memo = LG.context(c, ms, rv, memo, cx)
                     memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
@@ -277,7 +287,11 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                 continue
             # each discard's legal distance, once per 14-tile hand (many states share one)
             if masked:
-                dd, rm, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
+                found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+                if not found:
+                    dd, rm, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
+                    hk, hv, hm, rows = memo[0], memo[1], memo[2], memo[3]
+                    flag, rmk, ndk = mk
                 c[t] += 1
                 for i in range(N_KINDS):
                     if c[i] == 0 or dd >= LG.INF:
@@ -301,7 +315,8 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                     have_sw = True
                 memo = LG.swaps(c, ms, rv, memo, cx, t, dists)
                 row = n_w
-                w14 = _grow(w14, n_w + 1)
+                if n_w >= w14.shape[0]:
+                    w14 = _grow(w14, n_w + 1)
                 for i in range(N_KINDS):
                     w14[n_w, i] = dists[i]
                 wk, wv, wm = HT.put(wk, wv, wm, ka, kb, 0, 0, n_w)
@@ -322,22 +337,27 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                     continue
                 c[x] -= 1
                 if n_q == q0:  # the first successor: throwing the drawn tile (the state)
-                    succ = _grow(succ, n_q + 1)
+                    if n_q >= succ.shape[0]:
+                        succ = _grow(succ, n_q + 1)
                     succ[n_q, Q_STATE] = s
                     succ[n_q, Q_TILE] = t
                     n_q += 1
                 ka, kb = _key_less(ka14, kb14, x)
-                q, sk, sv, sm, states, s_c, s_lm, n_s = _state(
-                    c, ka, kb, dists[x], x2, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv,
-                    sm, states, s_c, s_lm, n_s)  # fmt: skip
-                succ = _grow(succ, n_q + 1)
+                q = HT.find(sk, sv, sm, ka, kb, 0, 0)
+                if q < 0:
+                    q, sk, sv, sm, states, s_c, s_lm, n_s = _state(
+                        c, ka, kb, dists[x], x2, ms, meld_own, rv, tb, declare, own, wbuf, sk,
+                        sv, sm, states, s_c, s_lm, n_s)  # fmt: skip
+                if n_q >= succ.shape[0]:
+                    succ = _grow(succ, n_q + 1)
                 succ[n_q, Q_STATE] = q
                 succ[n_q, Q_TILE] = x
                 n_q += 1
                 c[x] += 1
             c[t] -= 1
             if n_q > q0:
-                edges = _grow(edges, n_e + 1)
+                if n_e >= edges.shape[0]:
+                    edges = _grow(edges, n_e + 1)
                 edges[n_e, E_KIND] = t
                 edges[n_e, E_W] = w
                 edges[n_e, E_TYPE] = E_KEEP

@@ -47,6 +47,18 @@ def slot(keys, vals, meta, k0, k1, k2, k3):
     return i
 
 
+@njit(cache=True, inline="always")
+def find(keys, vals, meta, k0, k1, k2, k3):
+    """``get``, inlined into the caller (a lookup in a hot loop)."""
+    mask = meta[1]
+    i = _hash(k0, k1, k2, k3) & mask
+    while vals[i] >= 0:
+        if keys[i, 0] == k0 and keys[i, 1] == k1 and keys[i, 2] == k2 and keys[i, 3] == k3:
+            return vals[i]
+        i = (i + 1) & mask
+    return -1
+
+
 @njit(cache=True)
 def get(keys, vals, meta, k0, k1, k2, k3):
     """The value stored for this key, or -1."""

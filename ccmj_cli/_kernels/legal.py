@@ -789,19 +789,49 @@ def _mfinal(tab, bc, res):
                 res[2] |= tab[2, r1, t1] | bc[2, r1, t1]
 
 
+@njit(cache=True, inline="always")
+def _pfinal(a, b, need, t_all, res):
+    """Fold into res = [value, rm, nd] the min over r1 | r2 ⊇ need and t1 + t2 = t_all of
+    a[r1, t1] + b[r2, t2] (ties OR-ed): the whole hand from two halves."""
+    for r1 in range(4):
+        for r2 in range(4):
+            if (r1 | r2) & need != need:
+                continue
+            for t1 in range(N_T):
+                t2 = t_all - t1
+                if t2 < 0 or t2 >= N_T or t1 % 2 + t2 % 2 > 1:
+                    continue
+                va = a[0, r1, t1]
+                vb = b[0, r2, t2]
+                if va >= INF or vb >= INF:
+                    continue
+                v = va + vb
+                if v < res[0]:
+                    res[0] = v
+                    res[1] = a[1, r1, t1] | b[1, r2, t2]
+                    res[2] = a[2, r1, t1] | b[2, r2, t2]
+                elif v == res[0]:
+                    res[1] |= a[1, r1, t1] | b[1, r2, t2]
+                    res[2] |= a[2, r1, t1] | b[2, r2, t2]
+
+
 @njit(cache=True)
 def new_mcontext():
-    """Scratch for ``mcontext``: (tabs, best, tmp, req, need, kind, keys, meta, res)."""
+    """Scratch for ``mcontext``: (tabs, best, tmp, req, need, kind, keys, meta, res, idx, made,
+    pairs)."""
     return (
         np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # tabs[v, g]: group g alone
         np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # best[v, g]: _mbest of the other groups
-        np.empty((4, 3, 4, N_T), np.int64),  # merges: 0-1, 2-3, and one complement
+        np.empty((4, 3, 4, N_T), np.int64),  # merges
         np.empty((MAXV, 4), np.int64),  # req[v, g]
         np.empty(MAXV, np.int64),  # need[v]
         np.empty(MAXV, np.int64),  # kind[v]
         np.empty(4, np.int64),  # keys[g]
         np.empty(2, np.int64),  # meta: scenarios, target t
         np.empty(3, np.int64),  # a result: value, rm, nd
+        np.empty(4, np.int64),  # idx[g]: the group's memo row
+        np.zeros(4, np.int64),  # made[g]: best[., g] is made for this hand
+        np.empty((MAXV, 2, 3, 4, N_T), np.int64),  # pairs[v]: groups 0+1 and 2+3 merged
     )
 
 
@@ -809,13 +839,29 @@ def new_mcontext():
 def mcontext(c, ms, rv, memo, mk, mcx):
     """Fill ``mcx`` (from new_mcontext) for the 3k+1 tiles ``c`` (standard forms; the caller
     handles 七对). Returns (distance, nd mask: the kinds whose draw lowers it, memo, mk)."""
-    tabs, best, tmp, req, need, kind, keys, meta, res = mcx
-    idx = np.empty(4, np.int64)
+    for g in range(4):
+        key = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
+        n, memo = key_row(key, g, rv, memo)
+        memo, mk = row_masks(n, key, g, rv, memo, mk, 3)
+    _, d, nd = mcontext_made(c, ms, rv, mcx, memo[0], memo[1], memo[2], memo[3], mk[0], mk[1],
+                             mk[2])  # fmt: skip
+    return d, nd, memo, mk
+
+
+@njit(cache=True)
+def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
+    """``mcontext`` when the memo already holds the four groups' rows and masks (the memo's
+    arrays passed one by one: the search's hot path builds no tuples). Returns (found,
+    distance, nd mask); found is False when a row is missing (then call ``mcontext``).
+    Each group's complement is left to ``mdraw_made``, which makes the ones it needs."""
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs = mcx
     for g in range(4):
         keys[g] = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
-        idx[g], memo = key_row(keys[g], g, rv, memo)
-        memo, mk = row_masks(idx[g], keys[g], g, rv, memo, mk, 3)
-    rows = memo[3]
+        n = H.find(hk, hv, hm, keys[g], g, 0, 0)
+        if n < 0 or n >= flag.shape[0] or flag[n] & 3 != 3:
+            return False, INF, np.int64(0)
+        idx[g] = n
+        made[g] = 0
     specials_pung = ms[MS_SPECIALS] == 0 or rv[RV_SPECIAL_KONG_IS_PUNG]
     piao_melds = ms[MS_CHOWS] == 0 and specials_pung
     nv = 0
@@ -847,40 +893,53 @@ def mcontext(c, ms, rv, memo, mk, mcx):
     res[2] = 0
     for v in range(nv):
         for g in range(4):
-            _mtable(rows, mk[1], mk[2], idx[g], kind[v], req[v, g], tabs[v, g])
-        _mmerge(tabs[v, 0], tabs[v, 1], tmp[0])
-        _mmerge(tabs[v, 2], tabs[v, 3], tmp[1])
-        _mmerge(tabs[v, 1], tmp[1], tmp[2])
-        _mbest(tmp[2], need[v], meta[1], best[v, 0])
-        _mmerge(tabs[v, 0], tmp[1], tmp[2])
-        _mbest(tmp[2], need[v], meta[1], best[v, 1])
-        _mmerge(tmp[0], tabs[v, 3], tmp[2])
-        _mbest(tmp[2], need[v], meta[1], best[v, 2])
-        _mmerge(tmp[0], tabs[v, 2], tmp[2])
-        _mbest(tmp[2], need[v], meta[1], best[v, 3])
-        _mfinal(tabs[v, 0], best[v, 0], res)
+            _mtable(rows, rmk, ndk, idx[g], kind[v], req[v, g], tabs[v, g])
+        _mmerge(tabs[v, 0], tabs[v, 1], pairs[v, 0])
+        _mmerge(tabs[v, 2], tabs[v, 3], pairs[v, 1])
+        _pfinal(pairs[v, 0], pairs[v, 1], need[v], meta[1], res)
     if res[0] >= INF:
-        return INF, np.int64(0), memo, mk
-    return res[0], res[2], memo, mk
+        return True, INF, np.int64(0)
+    return True, res[0], res[2]
 
 
 @njit(cache=True)
 def mdraw(t, rv, memo, mk, mcx):
     """For the hand of the context with t drawn: (its legal distance d14, rm mask: the kinds x
     it holds whose discard leaves d14; any other discard leaves d14 + 1), memo, mk."""
-    tabs, best, tmp, req, need, kind, keys, meta, res = mcx
+    keys = mcx[6]
     g = _group(t)
     key = keys[g] + _PW[t - 9 * g]
     n, memo = key_row(key, g, rv, memo)
     memo, mk = row_masks(n, key, g, rv, memo, mk, 1)  # (its nd masks are not read)
-    rows = memo[3]
+    _, d14, rm = mdraw_made(t, mcx, memo[0], memo[1], memo[2], memo[3], mk[0], mk[1], mk[2])
+    return d14, rm, memo, mk
+
+
+@njit(cache=True)
+def mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk):
+    """``mdraw`` when the memo already holds the drawn group's row and its rm masks: (found,
+    d14, rm); found is False when it does not (then call ``mdraw``)."""
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs = mcx
+    g = _group(t)
+    if not made[g]:  # group g's complement: its partner merged with the other pair
+        for v in range(meta[0]):
+            if g < 2:
+                _mmerge(tabs[v, g ^ 1], pairs[v, 1], tmp[2])
+            else:
+                _mmerge(pairs[v, 0], tabs[v, g ^ 1], tmp[2])
+            _mbest(tmp[2], need[v], meta[1], best[v, g])
+        made[g] = 1
+    key = keys[g] + _PW[t - 9 * g]
+    n = H.find(hk, hv, hm, key, g, 0, 0)
+    if n < 0 or n >= flag.shape[0] or not flag[n] & 1:
+        return False, INF, np.int64(0)
     res[0] = INF
     res[1] = 0
     res[2] = 0
     tab = tmp[3]
     for v in range(meta[0]):
-        _mtable(rows, mk[1], mk[2], n, kind[v], req[v, g], tab)
+        _mtable(rows, rmk, ndk, n, kind[v], req[v, g], tab)
         _mfinal(tab, best[v, g], res)
     if res[0] >= INF:
-        return INF, np.int64(0), memo, mk
-    return res[0], res[1], memo, mk
+        return True, INF, np.int64(0)
+    return True, res[0], res[1]

@@ -771,22 +771,27 @@ def _mbest(comp, need, t_all, out):
 
 
 @njit(cache=True, inline="always")
+def _fold(res, v, rm, nd):
+    """Fold one reading (value v, masks rm and nd) into res = [value, rm, nd]: the least value,
+    the masks of the readings that reach it OR-ed."""
+    if v < res[0]:
+        res[0] = v
+        res[1] = rm
+        res[2] = nd
+    elif v == res[0]:
+        res[1] |= rm
+        res[2] |= nd
+
+
+@njit(cache=True, inline="always")
 def _mfinal(tab, bc, res):
     """Fold min over (r1, t1) of tab + bc into res = [value, rm, nd] (ties OR-ed)."""
     for r1 in range(4):
         for t1 in range(N_T):
             va = tab[0, r1, t1]
             vb = bc[0, r1, t1]
-            if va >= INF or vb >= INF:
-                continue
-            v = va + vb
-            if v < res[0]:
-                res[0] = v
-                res[1] = tab[1, r1, t1] | bc[1, r1, t1]
-                res[2] = tab[2, r1, t1] | bc[2, r1, t1]
-            elif v == res[0]:
-                res[1] |= tab[1, r1, t1] | bc[1, r1, t1]
-                res[2] |= tab[2, r1, t1] | bc[2, r1, t1]
+            if va < INF and vb < INF:
+                _fold(res, va + vb, tab[1, r1, t1] | bc[1, r1, t1], tab[2, r1, t1] | bc[2, r1, t1])
 
 
 @njit(cache=True, inline="always")
@@ -803,16 +808,8 @@ def _pfinal(a, b, need, t_all, res):
                     continue
                 va = a[0, r1, t1]
                 vb = b[0, r2, t2]
-                if va >= INF or vb >= INF:
-                    continue
-                v = va + vb
-                if v < res[0]:
-                    res[0] = v
-                    res[1] = a[1, r1, t1] | b[1, r2, t2]
-                    res[2] = a[2, r1, t1] | b[2, r2, t2]
-                elif v == res[0]:
-                    res[1] |= a[1, r1, t1] | b[1, r2, t2]
-                    res[2] |= a[2, r1, t1] | b[2, r2, t2]
+                if va < INF and vb < INF:
+                    _fold(res, va + vb, a[1, r1, t1] | b[1, r2, t2], a[2, r1, t1] | b[2, r2, t2])
 
 
 @njit(cache=True)

@@ -8,7 +8,8 @@ the targets), N = 18 draws, every discard: the compute time in-process (the grap
 programme and the per-discard series, kernels loaded; min of the runs) and the whole command
 `ccmj odds HAND -n 18 --json` (with --exact: `--exact` too) as a subprocess (min and median of
 the runs, after a first one), with the search it made (limit, complete, states) and the machine's load average.
-Then `ccmj odds -` on 40 one-shanten hands a line: hands per second, whole command. The Monte
+Then `ccmj odds -` on 40 hands a line and on 200 random one-shanten 13-tile hands (seed 11):
+hands per second, whole command. The Monte
 Carlo path on the same hand is timed alongside for reference (20,000 trials per discard).
 
 Targets (whole command, warm): 1-shanten <= 0.5 s, 2-shanten <= 1 s, 3-shanten <= 10 s;
@@ -89,7 +90,39 @@ def main():
                    input=hands, text=True, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
     print(f"ccmj odds - : 40 hands of legal shanten 0-2 in {time.perf_counter() - t:.2f} s, "
           f"{40 / (time.perf_counter() - t):.1f} hands/s (whole command)")
+    ones = one_shanten_hands(200, seed=11)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "ccmj_cli", "odds", "-", "--json"], cwd=ROOT,
+                   input="\n".join(ones), text=True, check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    dt = time.perf_counter() - t
+    print(f"ccmj odds - : {len(ones)} random one-shanten 13-tile hands in {dt:.2f} s, "
+          f"{len(ones) / dt:.1f} hands/s (whole command; target >= 20)")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+def one_shanten_hands(n: int, seed: int) -> list[str]:
+    """``n`` random 13-tile hands (no melds) one tile from a legal tenpai (legal distance 2)."""
+    import random
+
+    import numpy as np
+
+    from ccmj_cli import tiles as T
+    from ccmj_cli._kernels import layout as L
+    from ccmj_cli._kernels import legal as LG
+    from ccmj_cli.rules import load_variant
+
+    rv = load_variant(None).vector
+    memo, ms = LG.new_memo(rv), np.zeros(L.MS_LEN, np.int64)
+    rng, wall, out = random.Random(seed), [t for t in range(34) for _ in range(4)], []
+    while len(out) < n:
+        c = np.zeros(34, np.uint8)
+        for t in rng.sample(wall, 13):
+            c[t] += 1
+        d, memo = LG.distance(c.copy(), ms, rv, memo)
+        if d == 2:
+            out.append(T.format_hand(T.Hand(c, [])))
+    return out
 
 
 if __name__ == "__main__":

@@ -171,6 +171,12 @@ def _state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm
     return n_s, sk, sv, sm, states, s_c, s_lm, n_s + 1
 
 
+@njit(cache=True, inline="always")
+def _memo_arrays(memo, mk):
+    """The legal-distance memo's arrays that ``LG.mcontext_made`` / ``LG.mdraw_made`` read."""
+    return memo[0], memo[1], memo[2], memo[3], mk[0], mk[1], mk[2]
+
+
 @njit(cache=True, nogil=True)
 def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_draws,
           max_states, stop, memo, mk):  # fmt: skip
@@ -209,8 +215,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     mcx = LG.new_mcontext()
     nd_mask = np.int64(0)
     # the memo's arrays, for the hot path's calls (refreshed when a slow call grows them)
-    hk, hv, hm, rows = memo[0], memo[1], memo[2], memo[3]
-    flag, rmk, ndk = mk
+    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
 
     for r in range(roots_c.shape[0]):
         for i in range(N_KINDS):
@@ -269,8 +274,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                                                          flag, rmk, ndk)  # fmt: skip
                     if not found:
                         _, nd_mask, memo, mk = LG.mcontext(c, ms, rv, memo, mk, mcx)
-                        hk, hv, hm, rows = memo[0], memo[1], memo[2], memo[3]
-                        flag, rmk, ndk = mk
+                        hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
                 else:
                     memo = LG.context(c, ms, rv, memo, cx)
                     memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
@@ -290,8 +294,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
                 found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
                 if not found:
                     dd, rm, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
-                    hk, hv, hm, rows = memo[0], memo[1], memo[2], memo[3]
-                    flag, rmk, ndk = mk
+                    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
                 c[t] += 1
                 for i in range(N_KINDS):
                     if c[i] == 0 or dd >= LG.INF:

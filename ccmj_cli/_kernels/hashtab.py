@@ -35,7 +35,7 @@ def _hash(k0, k1, k2, k3):
     return (h * 2654435761) % _M  # (a multiplicative mix, < 2**63)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slot(keys, vals, meta, k0, k1, k2, k3):
     """The slot holding this key, or the empty slot where it would go."""
     mask = meta[1]
@@ -50,13 +50,7 @@ def slot(keys, vals, meta, k0, k1, k2, k3):
 @njit(cache=True, inline="always")
 def find(keys, vals, meta, k0, k1, k2, k3):
     """``get``, inlined into the caller (a lookup in a hot loop)."""
-    mask = meta[1]
-    i = _hash(k0, k1, k2, k3) & mask
-    while vals[i] >= 0:
-        if keys[i, 0] == k0 and keys[i, 1] == k1 and keys[i, 2] == k2 and keys[i, 3] == k3:
-            return vals[i]
-        i = (i + 1) & mask
-    return -1
+    return vals[slot(keys, vals, meta, k0, k1, k2, k3)]
 
 
 @njit(cache=True)

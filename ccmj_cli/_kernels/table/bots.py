@@ -33,6 +33,9 @@ The knobs after the first four are a policy's weights (0 = off: the baseline nev
   it changes a dead bao when its kind is no live legal wait of his;
 - legality (K_LEGAL, the ``expert``): discards and 吃/碰 by the legal distance instead of
   standard shanten (``legalplay.legal_choice``, ``legal_call``, ``legal_chow``).
+- defence by value (K_DEFEND, the ``expert``): once an opponent has declared, the discard is
+  the offence's choice, the safest tile keeping its distance or the safest of all, whichever is
+  worth most (``defence.defend_discard``); K_FOLD and K_PUSH are then not read.
 """
 
 import numpy as np
@@ -57,6 +60,7 @@ from ..legal import INF as LG_INF
 from ..policy import choose_discard_value
 from ..shape import shanten
 from . import codes as C
+from .defence import defend_discard, readings
 from .layout import (
     ANY,
     EV_ANKONG,
@@ -84,6 +88,7 @@ from .layout import (
     K_CALL,
     K_DECLARE,
     K_DECLARE_LIVE,
+    K_DEFEND,
     K_FOLD,
     K_KONG,
     K_LEGAL,
@@ -300,17 +305,7 @@ def danger(t, s, ps, unseen):
     """How dangerous discarding t is to the declared opponents of seat s: 0 when none declared
     or each declared one discarded t himself; else 1 + the live wait readings on t (两面/边/坎
     with both other tiles unseen, 单调/对碰 with a copy unseen) for each declared opponent."""
-    reads = 0
-    if unseen[t] > 0:
-        reads += 1
-    if t < HONOR:
-        r = t % 9
-        if r >= 2 and unseen[t - 2] > 0 and unseen[t - 1] > 0:
-            reads += 1
-        if r <= 6 and unseen[t + 1] > 0 and unseen[t + 2] > 0:
-            reads += 1
-        if 1 <= r <= 7 and unseen[t - 1] > 0 and unseen[t + 1] > 0:
-            reads += 1
+    reads = readings(t, unseen)
     d = 0
     for o in range(N_SEATS):
         if o != s and ps[o, P_DECLARED] and not (ps[o, P_DISC] >> t & 1):
@@ -399,7 +394,12 @@ def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
                     d = t
                     n_live = np.int64(judge_waits_live(buf, unseen))
             c[t] += 1
-    if (bots[s, K_FOLD] or bots[s, K_PUSH]) and opponent_declared(ps, s):
+    if bots[s, K_DEFEND] and opponent_declared(ps, s):
+        f = defend_discard(c, ms, own, unseen, s, ps, g, d, rv, tb, buf, lx, bots[s, K_LEGAL] != 0,
+                           bots[s, K_WAIT] != 0, items, fan, pay)
+        if f != d:
+            d, n_live = f, tenpai_waits(c, ms[s], own, f, rv, tb, buf)
+    elif (bots[s, K_FOLD] or bots[s, K_PUSH]) and opponent_declared(ps, s):
         fold = bots[s, K_FOLD] > 0 and sh >= bots[s, K_FOLD]
         if not fold and sh == 0 and bots[s, K_PUSH] > 0 and danger(d, s, ps, unseen) > 0:
             c[d] -= 1
@@ -411,14 +411,22 @@ def choose_discard_at(tab, ws, s, drawn, bots, rv, tb):
         if fold:
             f = safest_discard(c, s, ps, unseen, tb)
             if f != d:
-                d, n_live = f, np.int64(-1)
-                c[d] -= 1
-                if shanten(c, tb) == 0:  # still tenpai after the safe tile: its waits
-                    own[d] -= 1
-                    n_live = np.int64(judge_waits(c, ms[s], own, rv, tb, buf))
-                    own[d] += 1
-                c[d] += 1
+                d, n_live = f, tenpai_waits(c, ms[s], own, f, rv, tb, buf)
     return d, n_live
+
+
+@njit(cache=True)
+def tenpai_waits(c, ms_s, own, d, rv, tb, buf):
+    """After discarding d: the legal waits when the hand is a standard-form tenpai, else -1
+    (``choose_discard_at``'s second value; c and own restored)."""
+    n = np.int64(-1)
+    c[d] -= 1
+    if shanten(c, tb) == 0:
+        own[d] -= 1
+        n = np.int64(judge_waits(c, ms_s, own, rv, tb, buf))
+        own[d] += 1
+    c[d] += 1
+    return n
 
 
 @njit(cache=True)

@@ -1,0 +1,211 @@
+"""Defence by value (the ``defend`` weight of the ``expert``): the payments it weighs, the chance
+to reach a win, the chance a tile is a declarer's wait, and the discards it makes.
+
+Payments are worked by hand from the payment table (base × 2^(fan − 1), 庄 and 点炮 one fan
+each); ``reach_chance`` is checked against a slow recursion over the draws; decisions are table
+states built by hand and asked of the bot's kernel with and without the weight.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from strategies import examples, random_hands, random_tiles, text_of
+from test_simulate_bots import RV, TB, E, N, S, W, table_with, weights
+
+from ccmj_cli import tiles as T
+from ccmj_cli._kernels import legal as LG
+from ccmj_cli._kernels.layout import MS_LEN, N_FAN
+from ccmj_cli._kernels.table import bots as B
+from ccmj_cli._kernels.table import driver as K
+from ccmj_cli._kernels.table import layout as TL
+from ccmj_cli._kernels.table.defence import payments, reach_chance, readings, wait_chance
+from ccmj_cli._kernels.useful import useful_tables
+from ccmj_cli.rules import load_variant
+from ccmj_cli.simulate import POLICIES
+
+QUANBAO = np.asarray(load_variant("quanbao").vector, np.int64)
+
+
+def pays(rv, dealer=E):
+    """``payments`` for W with nobody's meld claimed: (gain, dealin, later)."""
+    g = np.zeros(TL.G_LEN, np.int64)
+    g[TL.G_DEALER] = dealer
+    ms = np.zeros((4, MS_LEN), np.int64)
+    dealin, later = np.zeros(4), np.zeros(4)
+    items, fan, pay = np.zeros(N_FAN, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
+    gain = payments(W, ms, g, rv, items, fan, pay, dealin, later)
+    return gain, list(dealin), list(later)
+
+
+# ------------------------------------------------------------------ payments
+def test_payments_of_a_concealed_non_dealer_by_hand():
+    # W wins by a draw: 平胡 + 门清 + 自摸 = 3 fan, 4 from S and N, 4 fan = 8 from the dealer E:
+    # 16. S wins on W's discard: 平胡 + 门清 + 点炮 = 3 fan, W pays 4; S wins by a draw: 3 fan,
+    # W pays 4. E (the dealer) wins on W's discard: + 庄 = 4 fan = 8; by a draw 8 too.
+    gain, dealin, later = pays(RV)
+    assert gain == 16
+    assert dealin == [8, 4, 0, 4]
+    assert later == [8, 4, 0, 4]
+
+
+def test_payments_under_discarder_covers_all():
+    # 点炮全包 (quanbao): S winning on W's discard, W pays every share: his own 3 fan (4), E's
+    # 平胡 + 门清 + 庄 (4) and N's 平胡 + 门清 (2): 10. A draw still costs W his share alone.
+    gain, dealin, later = pays(QUANBAO)
+    assert gain == 16
+    assert dealin[S] == 10 and dealin[N] == 10
+    assert later[S] == 4
+    # E winning on W's discard: each loser pays 庄 too: W 4 fan (8) + S 3 (4) + N 3 (4) = 16
+    assert dealin[E] == 16
+
+
+# ------------------------------------------------------------------ reach_chance
+def reach_reference(k, live, pool, n):
+    """The chance of closing k steps in n draws, one draw at a time: j steps from the win, a
+    draw closes one with the chance live * j / k / pool (at most 1)."""
+    if k <= 0:
+        return 1.0
+    if n == 0 or live <= 0 or pool <= 0:
+        return 0.0
+    p = min(1.0, live * k / k / pool)
+    return p * reach_reference(k - 1, live * (k - 1) / k, pool, n - 1) + (1 - p) * reach_reference(
+        k, live, pool, n - 1
+    )
+
+
+def test_reach_chance_by_hand():
+    assert reach_chance(0, 0, 100, 0) == 1.0
+    assert reach_chance(1, 10, 100, 3) == pytest.approx(1 - 0.9**3)
+    # two steps, half the pool helps: the first draw closes one with 1/2, the next with 1/4
+    assert reach_chance(2, 50, 100, 2) == pytest.approx(0.5 * 0.25)
+    assert reach_chance(2, 50, 100, 1) == 0.0  # too few draws
+    assert reach_chance(1, 0, 100, 20) == 0.0  # no live copy
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 40), st.integers(40, 120), st.integers(0, 9))
+def test_reach_chance_is_the_draw_by_draw_chance(k, live, pool, n):
+    assert reach_chance(k, live, pool, n) == pytest.approx(reach_reference(k, live, pool, n))
+    # more draws and more live copies never hurt, a farther hand never gains
+    assert reach_chance(k, live, pool, n + 1) >= reach_chance(k, live, pool, n) - 1e-12
+    assert reach_chance(k, live + 1, pool, n) >= reach_chance(k, live, pool, n) - 1e-12
+    assert reach_chance(k + 1, live, pool, n) <= reach_chance(k, live, pool, n) + 1e-12
+
+
+# ------------------------------------------------------------------ wait_chance
+def test_wait_chance_by_hand():
+    # Every copy unseen: an honor has one reading (单调), a 1 or 9 two (单调, 边), a 2 or 8
+    # three, a 3..7 four: 7 + 3 * (2 + 3 + 4 * 5 + 3 + 2) = 97 readings in all.
+    unseen = np.full(34, 4, np.int64)
+    ps = np.zeros((4, TL.P_LEN), np.int64)
+    m5 = T.parse_tiles("5m")[0]
+    z1 = T.parse_tiles("1z")[0]
+    assert readings(m5, unseen) == 4 and readings(z1, unseen) == 1
+    assert wait_chance(m5, S, ps, unseen) == pytest.approx(1.6 * 4 / 97)
+    assert wait_chance(z1, S, ps, unseen) == pytest.approx(1.6 / 97)
+    # S discarded 5m: it is safe, and the other tiles share the 93 readings left
+    ps[S, TL.P_DISC] |= 1 << m5
+    assert wait_chance(m5, S, ps, unseen) == 0.0
+    assert wait_chance(z1, S, ps, unseen) == pytest.approx(1.6 / 93)
+    # 4m and 6m all seen: every sequence through 5m needs one of them: 单调 alone is left
+    unseen[T.parse_tiles("4m")[0]] = 0
+    unseen[T.parse_tiles("6m")[0]] = 0
+    assert readings(m5, unseen) == 1
+
+
+# ------------------------------------------------------------------ decisions
+def discard_at(hand, head, rv=RV, declared=(S,), discarded=None, **kw):
+    """W's discard from ``hand`` with the wall's head at ``head`` (tail 135): the expert, with
+    the weights ``kw``."""
+    tab = table_with(W, hand, declared=declared, discarded=discarded)
+    tab[0][TL.G_HEAD] = head
+    tab[0][TL.G_TAIL] = 135
+    ws = K.new_work(useful_tables())
+    d, _n = B.choose_discard_at(tab, ws, W, -1, weights("expert", **kw), rv, TB)
+    return T.tile_name(int(d))
+
+
+def distance_without(hand, tile):
+    """The legal distance of ``hand`` less one ``tile``, no melds."""
+    c = np.zeros(34, np.uint8)
+    for t in T.parse_tiles(hand):
+        c[t] += 1
+    c[T.parse_tiles(tile)[0]] -= 1
+    return LG.distance(c, np.zeros(MS_LEN, np.int64), RV, LG.new_memo(RV))[0]
+
+
+def test_the_expert_defends_and_strong_does_not():
+    assert POLICIES["expert"][TL.KNOB_NAMES.index("defend")] == 1
+    assert POLICIES["strong"][TL.KNOB_NAMES.index("defend")] == 0
+
+
+def test_a_safe_tile_that_keeps_the_distance_is_thrown_instead():
+    # W: 234m 567p 234s and 4p 8p 5s 7s 9m. The offence throws 9m; S declared and discarded
+    # 5p. Throwing 5p instead breaks 567p but keeps the legal distance (9m stays: the hand's
+    # only 幺九) — so it costs no chance to win, and 5p cannot deal in: defend throws 5p, at
+    # any point of the wall.
+    hand = "234m567p234s4p8p5s7s9m"
+    assert distance_without(hand, "9m") == distance_without(hand, "5p")
+    for head in (40, 80, 110):
+        assert discard_at(hand, head, discarded={S: "5p"}, defend=0) == "9m"
+        assert discard_at(hand, head, discarded={S: "5p"}) == "5p"
+    # nobody declared: the weight changes nothing
+    assert discard_at(hand, 80, declared=(), discarded={S: "5p"}) == "9m"
+
+
+def test_a_tenpai_pushes_while_a_draw_is_left():
+    # W: 111m 456p 789s 99m 5s7s + 4m: throwing 4m leaves tenpai on 6s (夹胡: the 刻 111m,
+    # 幺九 and three suits are there). S declared and discarded 9m and 1z: 9m is safe but
+    # breaks the hand. With the wall's head at 115 W has one draw left ((135 - 115 + 1 - 14)
+    # // 4): the win is still worth the risk and W pushes 4m; at 120 no draw is left, the hand
+    # cannot win any more, and W throws the safe 9m.
+    hand = "111m456p789s99m57s4m"
+    for head in (40, 80, 110, 115):
+        assert discard_at(hand, head, discarded={S: "9m1z"}) == "4m"
+    assert discard_at(hand, 120, discarded={S: "9m1z"}) == "9m"
+    assert discard_at(hand, 120, discarded={S: "9m1z"}, defend=0) == "4m"
+
+
+def test_the_same_hand_folds_sooner_where_the_discarder_covers_all():
+    # W one tile from tenpai: 1m 34m 6m 234p 7p 4s 678s 1z1z; the offence throws 7p. S
+    # declared and discarded 2s 5s 3z 5s 1p 6m: 6m is safe. By default (all three pay a 点炮:
+    # a deal-in costs W 4) W pushes 7p while the wall is long and throws 6m from head 95 on;
+    # under 点炮全包 (a deal-in costs W 10) it throws 6m from the start.
+    hand = "1m3m4m6m2p3p4p7p4s6s7s8s1z1z"
+    disc = {S: "2s5s3z5s1p6m"}
+    for head in (40, 60, 80):
+        assert discard_at(hand, head, discarded=disc) == "7p"
+        assert discard_at(hand, head, rv=QUANBAO, discarded=disc) == "6m"
+    for head in (95, 110):
+        assert discard_at(hand, head, discarded=disc) == "6m"
+    for head in (40, 110):
+        assert discard_at(hand, head, rv=QUANBAO, discarded=disc, defend=0) == "7p"
+
+
+def risk(tile, disc, hand):
+    """The chance (as ``wait_chance`` reads it) that ``tile`` deals into S, W holding ``hand``
+    and S having discarded ``disc``."""
+    tab = table_with(W, hand, declared=(S,), discarded={S: disc})
+    unseen = np.full(34, 4, np.int64)
+    for t in T.parse_tiles(hand) + T.parse_tiles(disc):
+        unseen[t] -= 1
+    return wait_chance(T.parse_tiles(tile)[0], S, tab[1], unseen)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(random_hands(sizes=(14,)), random_tiles(4), st.integers(30, 120))
+def test_defence_throws_the_offences_tile_or_a_safer_one(tiles, disc_tiles, head):
+    hand = text_of(tiles)
+    disc = text_of(disc_tiles)
+    assume(all(tiles.count(t) + disc_tiles.count(t) <= 4 for t in set(tiles)))
+    offence = discard_at(hand, head, discarded={S: disc}, defend=0)
+    chosen = discard_at(hand, head, discarded={S: disc})
+    assert chosen == offence or risk(chosen, disc, hand) < risk(offence, disc, hand)
+    # a tile S discarded himself cannot deal in: the offence's choice stands
+    if T.parse_tiles(offence)[0] in disc_tiles:
+        assert chosen == offence
+    # nobody declared: the weight changes nothing
+    assert discard_at(hand, head, declared=(), discarded={S: disc}) == discard_at(
+        hand, head, declared=(), discarded={S: disc}, defend=0
+    )

@@ -11,7 +11,21 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import examples, random_hands, random_tiles, text_of
-from test_simulate_bots import RV, TB, E, N, S, W, table_with, weights
+from test_simulate_bots import (
+    FOLD_DRAWS,
+    FOLD_HANDS,
+    RV,
+    TB,
+    E,
+    N,
+    S,
+    W,
+    discards_of,
+    seat_weights,
+    table_with,
+    weights,
+)
+from test_simulate_table import build_wall, play
 
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import legal as LG
@@ -209,3 +223,50 @@ def test_defence_throws_the_offences_tile_or_a_safer_one(tiles, disc_tiles, head
     assert discard_at(hand, head, declared=(), discarded={S: disc}) == discard_at(
         hand, head, declared=(), discarded={S: disc}, defend=0
     )
+
+
+# ------------------------------------------------------------------ whole hands
+def test_the_expert_keeps_a_far_hand_out_of_the_declarers_wait_on_a_fixed_wall():
+    # The fold wall (test_simulate_bots): E declares at once on 4s/7s; W, four tiles from a
+    # legal win all hand, plays the expert. Its first three discards (7z, 2z, 2z) are the
+    # offence's own choices and each is E's discard or a tile with one reading at most. At the
+    # fourth (W holds 12m 45m 78p 99s 4s 11s 3z 4z 6z) the offence throws 4s, E's wait: 3z
+    # keeps the same legal distance (4) with a single reading (单调), so defend throws 3z; E
+    # wins by his own draw and W never deals in. Without defend the expert throws 4s into it.
+    hand = "12m45m78p99s4s1s1s3z4z6z"
+    assert distance_without(hand, "4s") == distance_without(hand, "3z") == 4
+    wall = build_wall(FOLD_HANDS, draws=FOLD_DRAWS, at={123: "2s"})
+    out = play(wall, bots=seat_weights(W, "expert"))
+    assert discards_of(out["ev"], W) == ["7z", "2z", "2z", "3z"]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"]) == ("E", "zimo", "7s")
+    out = play(wall, bots=seat_weights(W, "expert", defend=0))
+    assert discards_of(out["ev"], W) == ["7z", "2z", "2z", "4s"]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"], r["discarder"]) == ("E", "dianpao", "4s", "W")
+
+
+def test_the_expert_pushes_a_live_tenpai_and_wins_on_a_fixed_wall():
+    # E declares at once on 4s/7s (his 8p discarded). W is dealt 123s 678m 789p 11z 55m, tenpai
+    # on 1z/5m (双碰, four live copies, the hand concealed) and draws 5s, a tile E has not
+    # discarded. The safe tile, 8p, breaks 789p: two tiles from a win instead of one. Early in
+    # the wall the tenpai is worth far more than the small risk of 5s: the expert throws 5s,
+    # declares, and wins on the 5m E must discard (点炮).
+    hands = {
+        E: "111m456p789s99m56s8p",
+        S: "47m258p369s2z3z4z5z6z",
+        W: "123s678m789p11z55m",
+        N: "369m147p258s2z3z4z6z",
+    }
+    assert distance_without("123s678m789p11z55m5s", "5s") == 1
+    assert distance_without("123s678m789p11z55m5s", "8p") == 2
+    wall = build_wall(hands, draws="3p5s5z2m3p8m5z9p", at={123: "2s"})
+    five_s = T.tile_index("5s")
+    out = play(wall, bots=seat_weights(W, "expert"))
+    assert out["ev"][4:7] == [
+        (TL.EV_DRAW, W, five_s, 0, 0),
+        (TL.EV_DISCARD, W, five_s, 0, 0),
+        (TL.EV_DECLARE, W, -1, 0, 0),
+    ]
+    r = out["result"]
+    assert (r["winner"], r["how"], r["tile"], r["discarder"]) == ("W", "dianpao", "5m", "E")

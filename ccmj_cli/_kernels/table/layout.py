@@ -251,6 +251,8 @@ POLICIES = {
     "value": (1, 1, 1, 1, 2, 0, 0, 5, 1, 1, 1, 0, 0, 0),
     # strong: value waits, 报听 on 2+ live copies (the best mix measured against the baseline)
     "strong": (1, 1, 1, 1, 2, 0, 0, 0, 0, 1, 1, 0, 0, 0),
-    "expert": (1, 1, 1, 1, 2, 0, 0, 0, 0, 1, 1, 0, 1, 1),  # strong, playing the legal distance
+    # expert: value waits, the legal distance, defence by value, 报听 as soon as it can (with
+    # those, waiting for two live copies cost it 0.03 base units a hand: docs/simulation.md)
+    "expert": (1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1),
 }
 POLICY_HELP = ", ".join(POLICIES) + ", or a policy file (.yaml)"

@@ -25,6 +25,7 @@ from test_simulate_bots import (
     table_with,
     weights,
 )
+from test_simulate_mil import with_
 from test_simulate_table import build_wall, play
 
 from ccmj_cli import tiles as T
@@ -270,3 +271,31 @@ def test_the_expert_pushes_a_live_tenpai_and_wins_on_a_fixed_wall():
     ]
     r = out["result"]
     assert (r["winner"], r["how"], r["tile"], r["discarder"]) == ("W", "dianpao", "5m", "E")
+
+
+# ------------------------------------------------------------------ 换宝
+def test_bao_change_by_value():
+    # S declared, waiting on 3m/6m (45m beside 111p 99p 123s 789s); the bao, 1z, is dead and
+    # no wait of his. A new bao wins for him when its kind is 3m or 6m: his self-drawn win pays
+    # him 16 (4 + 4 + the dealer's 8). It wins for each other declared seat too, costing S 8
+    # (the dealer E) or 4 (W, N) — with about 1.6 tile kinds of waits each, 5.8 unseen copies
+    # as S reads them here (``wait_copies``). The expert changes it when his copies times 16
+    # are at least the declarers' copies times their cost.
+    rv = with_(RV, RV_BAO_CHANGE=TL.BAO_CHANGE_OPTIONAL)
+    ws = K.new_work(useful_tables())
+
+    def wants(declared, public=""):
+        tab = table_with(S, "45m111p99p123s789s", declared=(S, *declared), public=public)
+        tab[0][TL.G_BAO] = T.tile_index("1z")
+        return B.wants_bao_change(tab, ws, S, weights("expert"), rv, TB)
+
+    assert wants(())  # nobody else can win on it: always worth asking
+    assert wants((N,))  # 8 copies x 16 against 5.8 x 4
+    assert wants((E, W, N))  # 8 x 16 = 128 against 5.8 x (8 + 4 + 4) = 93
+    # three copies of 3m and of 6m public: 2 x 16 = 32, below 5.4 x 16 = 87 for the others
+    assert not wants((E, W, N), public="3m3m3m6m6m6m")
+    assert wants((N,), public="3m3m3m6m6m6m")  # against one declarer: 32 against 22
+    # without defence by value the weight alone decides, as the baseline does
+    tab = table_with(S, "45m111p99p123s789s", declared=(S, E, W, N), public="3m3m3m6m6m6m")
+    tab[0][TL.G_BAO] = T.tile_index("1z")
+    assert B.wants_bao_change(tab, ws, S, weights("expert", defend=0), rv, TB)

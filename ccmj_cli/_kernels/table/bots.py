@@ -35,7 +35,9 @@ The knobs after the first four are a policy's weights (0 = off: the baseline nev
   standard shanten (``legalplay.legal_choice``, ``legal_call``, ``legal_chow``).
 - defence by value (K_DEFEND, the ``expert``): once an opponent has declared, the discard is
   the offence's choice, the safest tile keeping its distance or the safest of all, whichever is
-  worth most (``defence.defend_discard``); K_FOLD and K_PUSH are then not read.
+  worth most (``defence.defend_discard``); K_FOLD and K_PUSH are then not read. 换宝 by value
+  too: only when the new bao helps the seat more than the other declared seats
+  (``defence.bao_change_pays``).
 """
 
 import numpy as np
@@ -60,7 +62,7 @@ from ..legal import INF as LG_INF
 from ..policy import choose_discard_value
 from ..shape import shanten
 from . import codes as C
-from .defence import defend_discard, readings
+from .defence import bao_change_pays, defend_discard, readings
 from .layout import (
     ANY,
     EV_ANKONG,
@@ -509,7 +511,8 @@ def wants_self_win(bots, g, s):
 def wants_bao_change(tab, ws, s, bots, rv, tb):
     """换宝 under bao_change optional (the bao's kind is dead): the declared seat s returns the
     bao and rolls again when its K_BAO_CHANGE weight allows it, unless the bao's kind is a live
-    legal wait of his."""
+    legal wait of his; with K_DEFEND only when the new bao is worth more to him than it is
+    expected to cost him through the other declared seats (``defence.bao_change_pays``)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):
@@ -519,10 +522,16 @@ def wants_bao_change(tab, ws, s, bots, rv, tb):
     b = g[G_BAO]
     own_tiles(conc, melded, s, own)
     judge_waits(conc[s], ms[s], own, rv, tb, buf)
-    if not buf[b, W_LEGAL]:
-        return True
     unseen_by(conc, ankong, pond, exposed, s, unseen)
-    return unseen[b] <= 1  # (the one unseen copy may be the bao itself, which is not drawn)
+    if buf[b, W_LEGAL] and unseen[b] > 1:
+        return False  # (the one unseen copy may be the bao itself, which is not drawn)
+    if not bots[s, K_DEFEND]:
+        return True
+    live = 0
+    for t in range(N_KINDS):
+        if buf[t, W_LEGAL]:
+            live += unseen[t]
+    return bao_change_pays(s, ms, g, ps, rv, live, unseen, items, fan, pay)
 
 
 @njit(cache=True)

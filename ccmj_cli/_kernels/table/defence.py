@@ -88,6 +88,15 @@ def wait_chance(t, o, ps, unseen):
 
 
 @njit(cache=True)
+def wait_copies(o, ps, unseen):
+    """The unseen copies of declared seat o's waits the seat expects (``wait_chance`` each)."""
+    copies = 0.0
+    for t in range(N_KINDS):
+        copies += wait_chance(t, o, ps, unseen) * unseen[t]
+    return copies
+
+
+@njit(cache=True)
 def reach_chance(k, live, pool, n):
     """The chance that a hand k tiles from a win gets there in n draws from ``pool`` unseen
     tiles, when ``live`` copies bring it one tile closer now: j tiles from the win, a draw does
@@ -185,10 +194,7 @@ def defend_discard(c, ms, own, unseen, s, ps, g, d, rv, tb, buf, lx, legal, weig
     owe = 0.0  # what the declarers' own wins are expected to cost the seat
     for o in range(N_SEATS):
         if o != s and ps[o, P_DECLARED]:
-            copies = 0.0
-            for t in range(N_KINDS):
-                copies += wait_chance(t, o, ps, unseen) * unseen[t]
-            owe += reach_chance(1, copies, pool, n) * later[o]
+            owe += reach_chance(1, wait_copies(o, ps, unseen), pool, n) * later[o]
     ms_s = ms[s]
     r = np.zeros(N_KINDS)  # each tile's chance to deal in, and what that is expected to cost
     risk = np.zeros(N_KINDS)
@@ -241,3 +247,20 @@ def defend_discard(c, ms, own, unseen, s, ps, g, d, rv, tb, buf, lx, legal, weig
         if v > best_v:
             best, best_v = x, v
     return np.int64(best)
+
+
+@njit(cache=True)
+def bao_change_pays(s, ms, g, ps, rv, live, unseen, items, fan, pay):
+    """换宝 by value: the new bao is a wall tile the seat cannot see, as likely any unseen copy.
+    Its kind wins for seat s when it is one of his legal waits (``live``: their unseen copies)
+    and for each other declared seat o when it is one of his (``wait_copies``). s asks for it
+    when his chance times what his win pays him is at least the declarers' chances times what
+    their wins would cost him (plain self-drawn wins: the bao's fan raises both sides alike)."""
+    dealin = np.zeros(N_SEATS, np.float64)
+    later = np.zeros(N_SEATS, np.float64)
+    gain = payments(s, ms, g, rv, items, fan, pay, dealin, later)
+    theirs = 0.0
+    for o in range(N_SEATS):
+        if o != s and ps[o, P_DECLARED]:
+            theirs += wait_copies(o, ps, unseen) * later[o]
+    return live * gain >= theirs

@@ -299,3 +299,18 @@ def test_bao_change_by_value():
     tab = table_with(S, "45m111p99p123s789s", declared=(S, E, W, N), public="3m3m3m6m6m6m")
     tab[0][TL.G_BAO] = T.tile_index("1z")
     assert B.wants_bao_change(tab, ws, S, weights("expert", defend=0), rv, TB)
+
+
+def test_defence_on_top_of_standard_shanten():
+    # defend without the legal distance (a policy file: extends baseline, defend 1) counts
+    # standard shanten. W of the first decision test: throwing 5p costs a step by shanten
+    # (567p is a set), so early it throws 9m as the baseline does; with no draw left (head
+    # 120) its chance to win is nil and it throws the safe 5p.
+    hand = "234m567p234s4p8p5s7s9m"
+    for head, want in ((40, "9m"), (95, "9m"), (120, "5p")):
+        tab = table_with(W, hand, declared=(S,), discarded={S: "5p"})
+        tab[0][TL.G_HEAD] = head
+        tab[0][TL.G_TAIL] = 135
+        ws = K.new_work(useful_tables())
+        d, _n = B.choose_discard_at(tab, ws, W, -1, weights("baseline", defend=1), RV, TB)
+        assert T.tile_name(int(d)) == want

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_simulate_bots import RV, TB, W, table_with, weights
+from test_simulate_bots import RV, TB, E, N, S, W, seat_weights, table_with, weights
+from test_simulate_table import JUNK, build_wall, play
 from typer.testing import CliRunner
 
 from ccmj_cli import tiles as T
@@ -20,6 +21,7 @@ from ccmj_cli._kernels.policy import new_discard_scratch
 from ccmj_cli._kernels.shape import shanten
 from ccmj_cli._kernels.table import bots as B
 from ccmj_cli._kernels.table import driver as K
+from ccmj_cli._kernels.table import layout as TL
 from ccmj_cli._kernels.table.legalplay import legal_choice, new_legal
 from ccmj_cli._kernels.table.state import ms_with_pung
 from ccmj_cli._kernels.useful import useful_tables
@@ -120,6 +122,37 @@ def test_expert_passes_a_pung_that_only_lowers_the_standard_shanten():
     assert pung_facts(hand, "7m") == (3, 2, 4, 4)
     assert pungs(hand, "7m", "baseline")
     assert not pungs(hand, "7m", "expert")
+
+
+def call_wall(e_hand, w_hand):
+    """E (the dealer) discards his one loose tile at once and declares (111m 456p 789s 99m 56s:
+    4s/7s); S and N hold junk that calls nothing; W holds ``w_hand``."""
+    hands = {E: e_hand, S: JUNK[S], W: w_hand, N: JUNK[N]}
+    return build_wall(hands, draws="5z5z5z1z1z1z2z", at={123: "2s"})
+
+
+def test_the_pung_that_gives_the_ke_is_taken_on_a_fixed_wall():
+    # W: the hand of test_expert_takes_the_pung_that_gives_the_hand_its_ke; E throws 4m first.
+    # The baseline W lets it go (S draws next); the expert W pungs it (its 刻) and throws 7z.
+    wall = call_wall("111m456p789s99m56s4m", "2445688m23p567s7z")
+    ev = play(wall, bots=seat_weights(W, "baseline"))["ev"]
+    assert ev[2][:2] == (TL.EV_DRAW, S)
+    ev = play(wall, bots=seat_weights(W, "expert"))["ev"]
+    assert ev[2:4] == [
+        (TL.EV_PUNG, W, T.tile_index("4m"), 0, E),  # (b: the discarder)
+        (TL.EV_DISCARD, W, T.tile_index("7z"), 0, 0),
+    ]
+
+
+def test_a_pung_that_only_lowers_the_standard_shanten_is_passed_on_a_fixed_wall():
+    # W: the hand of test_expert_passes_a_pung_that_only_lowers_the_standard_shanten; E throws
+    # 7m first. The baseline W pungs it (a set: shanten 3 -> 2); the expert W passes (its legal
+    # distance stays 4) and S draws.
+    wall = call_wall("111m456p789s99m56s7m", "26778m249p23368s")
+    ev = play(wall, bots=seat_weights(W, "baseline"))["ev"]
+    assert ev[2][:3] == (TL.EV_PUNG, W, T.tile_index("7m"))
+    ev = play(wall, bots=seat_weights(W, "expert"))["ev"]
+    assert ev[2][:2] == (TL.EV_DRAW, S)
 
 
 # ------------------------------------------------------------------ against a reference

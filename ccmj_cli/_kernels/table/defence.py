@@ -130,8 +130,9 @@ def _plain_win(items, ms_s, rv, self_drawn):
 
 @njit(cache=True)
 def payments(s, ms, g, rv, items, fan, pay, dealin, later):
-    """(what seat s gains by a self-drawn plain win) and, per declared opponent o, what s pays
-    when o wins on s's discard (``dealin[o]``) and by a draw (``later[o]``)."""
+    """(what seat s gains by a self-drawn plain win) and, for each other seat o, what s pays
+    when o wins a plain win on s's discard (``dealin[o]``, s undeclared) and by a draw
+    (``later[o]``); o's 门清 as his melds say."""
     dealer = g[G_DEALER]
     _plain_win(items, ms[s], rv, True)
     settle(items, s, dealer, -1, HOW_SELF, rv, fan, pay)

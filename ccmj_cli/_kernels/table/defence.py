@@ -71,28 +71,42 @@ def readings(t, unseen):
 
 
 @njit(cache=True)
-def wait_chance(t, o, ps, unseen):
-    """The chance that t is one of declared seat o's waits: 0 for a tile he discarded himself
-    (his hand is locked), else t's share of the live readings over the tiles he did not
-    discard, times the kinds a declared hand waits on (at most 1)."""
+def open_readings(o, ps, unseen):
+    """The live readings over the tiles declared seat o did not discard (``wait_chance``'s
+    denominator: computed once per seat by the callers that ask of every tile)."""
+    total = 0
+    for u in range(N_KINDS):
+        if not (ps[o, P_DISC] >> u & 1):
+            total += readings(u, unseen)
+    return total
+
+
+@njit(cache=True)
+def share_of(t, o, ps, unseen, total):
+    """``wait_chance`` given o's ``open_readings``."""
     if ps[o, P_DISC] >> t & 1:
         return 0.0
     r = readings(t, unseen)
     if r == 0:
         return 0.0
-    total = 0
-    for u in range(N_KINDS):
-        if not (ps[o, P_DISC] >> u & 1):
-            total += readings(u, unseen)
     return min(1.0, WAIT_KINDS * r / total)
+
+
+@njit(cache=True)
+def wait_chance(t, o, ps, unseen):
+    """The chance that t is one of declared seat o's waits: 0 for a tile he discarded himself
+    (his hand is locked), else t's share of the live readings over the tiles he did not
+    discard, times the kinds a declared hand waits on (at most 1)."""
+    return share_of(t, o, ps, unseen, open_readings(o, ps, unseen))
 
 
 @njit(cache=True)
 def wait_copies(o, ps, unseen):
     """The unseen copies of declared seat o's waits the seat expects (``wait_chance`` each)."""
+    total = open_readings(o, ps, unseen)
     copies = 0.0
     for t in range(N_KINDS):
-        copies += wait_chance(t, o, ps, unseen) * unseen[t]
+        copies += share_of(t, o, ps, unseen, total) * unseen[t]
     return copies
 
 
@@ -199,11 +213,12 @@ def defend_discard(c, ms, own, unseen, s, ps, g, d, rv, tb, buf, lx, legal, weig
     ms_s = ms[s]
     r = np.zeros(N_KINDS)  # each tile's chance to deal in, and what that is expected to cost
     risk = np.zeros(N_KINDS)
-    for x in range(N_KINDS):
-        if c[x] > 0:
-            for o in range(N_SEATS):
-                if o != s and ps[o, P_DECLARED]:
-                    ro = wait_chance(x, o, ps, unseen)
+    for o in range(N_SEATS):
+        if o != s and ps[o, P_DECLARED]:
+            total = open_readings(o, ps, unseen)
+            for x in range(N_KINDS):
+                if c[x] > 0:
+                    ro = share_of(x, o, ps, unseen, total)
                     r[x] += ro
                     risk[x] += ro * dealin[o]
     if risk[d] == 0.0:
@@ -229,7 +244,9 @@ def defend_discard(c, ms, own, unseen, s, ps, g, d, rv, tb, buf, lx, legal, weig
     p_d = 0.0
     worth_d = 1.0
     live_d = 0
-    for x in (d, keep, fold):
+    for i, x in enumerate((d, keep, fold)):
+        if (i > 0 and x == d) or (i == 2 and x == keep):
+            continue  # (the same tile again: same value, and ties go to the first)
         c[x] -= 1
         own[x] -= 1
         if x == fold and kf != kd:  # farther: the offence's live copies, over more steps

@@ -99,6 +99,11 @@ def _score(p: Position, s: int, tile: int, how: int, src: int, tab) -> dict:
     return r
 
 
+def _special_name(kind: int) -> str:
+    """A laid meld's name: a special kong's, or ``dadan`` for a 大蛋 laid as three."""
+    return "dadan" if kind == L.MELD_ANKONG else MELD_NAMES[kind]
+
+
 def _describe(p: Position, row, tab) -> dict:
     kind, s, t, a, b, code, waits, fan, pri = (int(x) for x in row)
     d: dict = {"action": A.ACTION_NAMES[kind], "seat": SEATS[s]}
@@ -112,9 +117,9 @@ def _describe(p: Position, row, tab) -> dict:
             tl.append(b % 64 - 1)
             b //= 64
         d["meld"] = T.laid_meld_text(a, tl[::-1])
-        d["kind"] = MELD_NAMES[a]
+        d["kind"] = _special_name(a)
     if kind == A.A_BU:
-        d["onto"] = MELD_NAMES[a]
+        d["onto"] = _special_name(a)
     if kind == A.A_BAO_KONG:
         d["kong"] = ("ankong", "jiagang", "bu")[a]
     if kind in (A.A_PUNG, A.A_CHOW, A.A_MINGKONG, A.A_ROB_PUNG) and b >= 0:

@@ -40,9 +40,6 @@ OUTCOMES = {
     BAO_NO_MOBAO: "no_mobao",
 }
 CHANGE = "change"  # 换宝: this bao is re-rolled at the look, so it neither 对宝s nor 摸宝s
-PUBLIC_MELDS = frozenset(range(L.MELD_ANKONG)) | frozenset(
-    range(L.FIRST_SPECIAL, L.MELD_JIUDAN + 1)
-)
 
 
 @dataclass(frozen=True)
@@ -99,7 +96,7 @@ def bao(
         )
     public = vis.copy()
     for m in h.melds:
-        if m.kind in PUBLIC_MELDS:  # a concealed kong stays private
+        if m.is_public:  # a concealed kong stays private
             for t in m.tiles:
                 public[t] += 1
     out = np.zeros(2, np.int64)

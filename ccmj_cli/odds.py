@@ -172,7 +172,7 @@ def _bao_spec(bao: str | None) -> tuple[int, int]:
 def _public_of(h: T.Hand, visible: np.ndarray) -> np.ndarray:
     pub = visible.copy()
     for m in h.melds:
-        if m.kind != L.MELD_ANKONG:  # a concealed kong's tiles are not public
+        if m.is_public:  # a concealed kong's tiles are not public
             for t in m.tiles:
                 pub[t] += 1
     return pub

@@ -334,7 +334,7 @@ class Position:
         if rolled:
             cnt[self.bao_tile] += 1
             public = sum(1 for o in self.seats for t, c in o.pond if not c and t == self.bao_tile)
-            public += sum(1 for o in self.seats for m, _ in o.melds if m.kind != L.MELD_ANKONG
+            public += sum(1 for o in self.seats for m, _ in o.melds if m.is_public
                           for t in m.tiles if t == self.bao_tile)  # fmt: skip
             if public >= 3 and self.variant.bao_change != "optional":
                 _fail("bao.tile", f"{public} other copies of the bao {T.tile_name(self.bao_tile)}"
@@ -371,7 +371,7 @@ class Position:
                 nm[s] = k + 1
                 for t in m.tiles:
                     melded[s, t] += 1
-                    if m.kind == L.MELD_ANKONG:
+                    if not m.is_public:  # (a concealed kong of four lies face down)
                         ankong[s, t] += 1
                     else:
                         exposed[t] += 1
@@ -379,6 +379,8 @@ class Position:
                     pungs[s, m.tiles[0]] = 1
                 if m.is_special:
                     ps[s, TL.P_SPECIAL + m.kind - L.FIRST_SPECIAL] += 1
+                if m.is_laid_dadan:  # (its fourth copy is a 补)
+                    ps[s, TL.P_LAID_DADAN] |= np.int64(1) << m.tiles[0]
             summarize(mrec, nm, ms, s)
             for t, c in sp.pond:
                 if not c:

@@ -533,6 +533,13 @@ def _parse_event(b: _HandBuilder, words: list[str], where: str, line):
         if len(args) != 1:
             raise HandError(f"{where}: 'special' needs its tiles, e.g. 'special 1234z'")
         text = args[0].strip("[]")
+        if text.startswith("(") and text.endswith(")"):  # a 大蛋 laid as three: 'special (777z)'
+            ts = T.parse_tiles(text[1:-1], "大蛋")
+            if len(ts) != 3 or len(set(ts)) != 1 or ts[0] not in T.DADAN:
+                raise HandError(f"{where}: '{args[0]}': a 大蛋 laid as three is three 1s, 1p, "
+                                "5z, 6z or 7z, e.g. '(777z)'")  # fmt: skip
+            b.add([TL.EV_SPECIAL, s, ts[0], L.MELD_ANKONG, 3], line)
+            return
         san = text.startswith(T.SANYAOJI_MARK)  # 三幺鸡: 'special *111s'
         ts = T.parse_tiles(text.lstrip(T.SANYAOJI_MARK), "special kong")
         rest = list(ts)
@@ -1028,7 +1035,9 @@ def text_record(log_hand: dict, bao_dice: int = 2, rules: str | None = None, han
         elif kind == TL.EV_JIAGANG:
             out.append(f"{who} jiagang {tn}")
         elif kind == TL.EV_SPECIAL:
-            if t == L.ONE_S:  # 三幺鸡: three 1s for every member (the table lays them first)
+            if a == L.MELD_ANKONG:  # a 大蛋 laid as three (dadan_laid)
+                out.append(f"{who} special ({T.format_tiles([t] * 3)})")
+            elif t == L.ONE_S:  # 三幺鸡: three 1s for every member (the table lays them first)
                 out.append(f"{who} special {T.SANYAOJI_MARK}{T.format_tiles([t] * b)}")
             else:
                 g = list(_GROUP_TEXT[a])

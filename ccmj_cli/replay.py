@@ -23,14 +23,15 @@ from .rules import rule_vector
 SEATS = ("E", "S", "W", "N")
 HOW_NAMES = ("zimo", "dianpao", "mobao", "duibao")
 DECLARED_NAMES = ("undeclared", "declared", "looked")  # R_DISCARDER_DECLARED 0, 1, 2
-LOG_VERSION = 6  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
+LOG_VERSION = 7  # 2: dice as rolled, discarder_declared, the no_bao event; 3: the table rules
 #                 options in rv (76 -> 80 values), a fifth bot knob, the pass event; 4: the
 #                 bots' policy weights (12 knobs); 5: dealin_declaration_counts,
 #                 open_kong_breaks_menqing, xiaoji_is_suit_tile, sanyaoji in rv (84 values),
 #                 and hands played by the fixed engine (3-tile special kongs draw nothing, no 补
 #                 in a turn that allows none, no look without a draw); 6: 用宝 kongs (rv 85
 #                 values, EV_BAO_KONG) and the effective variant in the header ("variant":
-#                 every option), so a log made with --rules FILE gives positions anywhere
+#                 every option), so a log made with --rules FILE gives positions anywhere;
+#                 7: dadan_laid in rv (86 values), the 大蛋 of three (EV_SPECIAL kind MELD_ANKONG)
 
 
 def _tile(t: int) -> str | None:
@@ -432,10 +433,13 @@ def event_text(row) -> str:
         return f"{who} declares a concealed kong of {tile} (暗杠)"
     if kind == TL.EV_JIAGANG:
         return f"{who} adds {tile} to his pung (加杠)"
+    if kind == TL.EV_SPECIAL and a == L.MELD_ANKONG:
+        return f"{who} lays out a 大蛋 of three {tile} (the concealed 大蛋, laid from the deal)"
     if kind == TL.EV_SPECIAL:
         return f"{who} lays out {L_MELD_NAMES.get(a, 'special kong')} (special kong)"
     if kind == TL.EV_BU:
-        return f"{who} adds {tile} to his {L_MELD_NAMES.get(a, 'special kong')} (补)"
+        onto = "大蛋" if a == L.MELD_ANKONG else L_MELD_NAMES.get(a, "special kong")
+        return f"{who} adds {tile} to his {onto} (补)"
     if kind == TL.EV_BAO_KONG:
         onto = L_MELD_NAMES.get(b, "special kong")
         what = ("a concealed kong (暗杠)", "his pung (加杠)", f"his {onto} (补)")

@@ -378,7 +378,7 @@ class _Table:
             if o == s:
                 continue
             for k, ts in self.melds[o]:
-                if k != L.MELD_ANKONG:
+                if k != L.MELD_ANKONG or len(ts) == 3:  # (a 大蛋 laid as three lies face up)
                     for t in ts:
                         vis[t] += 1
         if self.bao_seen[s] is not None:
@@ -395,7 +395,7 @@ class _Table:
     def public(self, t: int) -> int:
         """Copies of t in the ponds and the exposed melds (not in concealed kongs)."""
         return int(self.pond[t]) + sum(
-            ts.count(t) for ms in self.melds for k, ts in ms if k != L.MELD_ANKONG
+            ts.count(t) for ms in self.melds for k, ts in ms if k != L.MELD_ANKONG or len(ts) == 3
         )
 
     def head_left(self) -> int:
@@ -612,7 +612,7 @@ def _special_after(tab: _Table, s, t, kind, bu: bool, tiles=None):
     if bu:
         c[t] -= 1
         for j, (k, ts) in enumerate(melds):
-            if k == kind:
+            if k == kind and (k != L.MELD_ANKONG or ts == (t, t, t)):  # (or a laid 大蛋's 4th)
                 melds[j] = (k, tuple(sorted((*ts, t))))
                 break
         return c, melds
@@ -683,6 +683,8 @@ def _special_tiles(c, kind, first):
     as the engine lays it out: every group tile held once; a 三幺鸡, first tile 1s: three 1s)."""
     if first == L.ONE_S and kind == L.MELD_YAODAN:
         return [L.ONE_S] * 3
+    if kind == L.MELD_ANKONG:  # a 大蛋 laid as three (dadan_laid)
+        return [first] * 3
     return [x for x in sorted(T.SPECIAL_GROUPS.get(kind, ())) if c[x] > 0]
 
 

@@ -50,6 +50,7 @@ SCHEMA = {
     "xiaoji_wildcard": ("str", XIAOJI_MODES),
     "xiaoji_is_suit_tile": ("bool", None),
     "sanyaoji": ("bool", None),
+    "dadan_laid": ("bool", None),
     "xi_bu_any_honor": ("bool", None),
     "one_special_kong_per_kind": ("bool", None),
     "special_kong_timing": ("str", TIMING_MODES),
@@ -354,6 +355,7 @@ class Variant:
             o["xi_bu_any_honor"],
             o["one_special_kong_per_kind"],
             o["sanyaoji"],
+            o["dadan_laid"],
         )
 
     @cached_property
@@ -388,6 +390,7 @@ class Variant:
         rv[L.RV_OPEN_KONG_BREAKS_MENQING] = o["open_kong_breaks_menqing"]
         rv[L.RV_XIAOJI_IS_SUIT_TILE] = o["xiaoji_is_suit_tile"]
         rv[L.RV_SANYAOJI] = o["sanyaoji"]
+        rv[L.RV_DADAN_LAID] = o["dadan_laid"]
         rv[L.RV_MOBAO_MUST_WIN] = o["mobao_must_win"]
         rv[L.RV_BAO_KONG] = o["bao_kong"]
         rv[L.RV_DECLARED_KONG_KEEPS_PATTERN] = o["declared_kong_keeps_pattern"]

@@ -72,6 +72,7 @@ MELD_NAMES = {
 WINDS = frozenset(range(EAST, EAST + 4))
 DRAGONS = frozenset(range(HAKU, HAKU + 3))
 YAO = frozenset((ONE_M, ONE_P, ONE_S))
+DADAN = frozenset((ONE_S, ONE_P, HAKU, HAKU + 1, HAKU + 2))  # 大蛋 tiles: 幺鸡 幺饼 白 发 中
 JIU = frozenset((ONE_M + 8, ONE_P + 8, ONE_S + 8))
 # the special kongs: kind -> the set of tiles that forms it (any of them may be a 补 tile)
 SPECIAL_GROUPS = {MELD_XUANFENG: WINDS, MELD_XI: DRAGONS, MELD_YAODAN: YAO, MELD_JIUDAN: JIU}
@@ -94,6 +95,7 @@ class MeldRules(NamedTuple):
     xi_bu_any_honor: bool = False  # a 喜杠 takes any honor as 补 tiles
     one_per_kind: bool = False  # at most one special kong of each kind
     sanyaoji: bool = False  # 三幺鸡: [*111s] is a special kong (a 幺蛋 of three 1s)
+    dadan_laid: bool = False  # (777z): a 大蛋 laid from the deal as three tiles
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,17 @@ class Meld:
     @property
     def is_special(self) -> bool:
         return self.kind >= MELD_XUANFENG
+
+    @property
+    def is_laid_dadan(self) -> bool:
+        """A 大蛋 laid from the deal as three tiles ``(777z)`` (option dadan_laid): the
+        concealed 大蛋 laid early, face up."""
+        return self.kind == MELD_ANKONG and len(self.tiles) == 3
+
+    @property
+    def is_public(self) -> bool:
+        """Other players see its tiles: every meld but a concealed kong of four."""
+        return self.kind != MELD_ANKONG or self.is_laid_dadan
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)
@@ -221,6 +234,13 @@ def _classify(tiles: list[int], concealed: bool, text: str, rules: MeldRules) ->
     if concealed:
         if len(ts) == 4 and len(set(ts)) == 1:
             return Meld(MELD_ANKONG, tuple(ts))
+        if len(ts) == 3 and len(set(ts)) == 1 and ts[0] in DADAN:
+            if rules.dadan_laid:
+                return Meld(MELD_ANKONG, tuple(ts))  # a 大蛋 laid from the deal
+            raise HandError(
+                f"invalid meld '{text}': a concealed kong is four identical tiles (three, a 大蛋 "
+                "laid from the deal, need the variant option dadan_laid: true)"
+            )
         raise HandError(f"invalid meld '{text}': a concealed kong is four identical tiles")
     from ._kernels.melds import classify_bracket  # (a kernel: loaded once the mode is chosen)
 

@@ -233,7 +233,8 @@ class Audit:
                     m = next(m for m in seats[s].melds if m[0] == L.MELD_PUNG and m[1][0] == t)
                     m[0], m[1] = L.MELD_KONG, [t] * 4
                 else:
-                    m = next(m for m in seats[s].melds if m[0] == a)
+                    m = next(m for m in seats[s].melds  # (a laid 大蛋's 4th: its own tile)
+                             if m[0] == a and (a != L.MELD_ANKONG or m[1][0] == t))  # fmt: skip
                     m[1].append(t)
             elif kind == TL.EV_BAO_KONG:
                 # 用宝 (bao_kong): the bao tile, from the wall, for a kong at the look
@@ -265,7 +266,11 @@ class Audit:
             elif kind == TL.EV_SPECIAL:
                 idx = len(seats[s].melds)
                 tiles = list(finals[s][idx]) if idx < len(finals[s]) else []
-                if not any(m[0] == a for m in seats[s].melds):  # the 补 go onto the first
+                if a == L.MELD_ANKONG:  # a 大蛋 laid as three (dadan_laid): its 4th is a 补
+                    tiles = tiles[:3]
+                    if not self.rv[L.RV_DADAN_LAID] or t not in T.DADAN or tiles != [t] * 3:
+                        bad(i, f"{SEATS[s]} lays out three {T.tile_name(t)} as a 大蛋: not allowed")
+                elif not any(m[0] == a for m in seats[s].melds):  # the 补 go onto the first
                     for kk, bt in bus[s]:
                         if kk == a and bt in tiles:
                             tiles.remove(bt)

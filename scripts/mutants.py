@@ -75,6 +75,7 @@ BATCH = "ccmj_cli/batch.py"
 TABLE = "ccmj_cli/_kernels/table/"
 TABLE_TESTS = ("tests/test_table_rules19.py",)
 BAO_KONG_TESTS = ("tests/test_table_baokong.py",)
+DADAN_TESTS = ("tests/test_dadan_laid.py",)
 EXPERT_TESTS = ("tests/test_expert.py",)
 MUTANTS = (
     # --- the four of the mutation run that found the holes (issue 15)
@@ -473,6 +474,49 @@ MUTANTS = (
         "        if False:\n",
         "sanyaoji: ccmj actions never offers the 三幺鸡 [*111s]",
         TABLE_TESTS,
+    ),
+    # --- dadan_laid (a 大蛋 laid from the deal as three): caught by its own test file
+    Mutant(
+        "dadan_laid_any_pung",
+        "ccmj_cli/tiles.py",
+        "if len(ts) == 3 and len(set(ts)) == 1 and ts[0] in DADAN:",
+        "if len(ts) == 3 and len(set(ts)) == 1:",
+        "dadan_laid: three of any tile in round brackets are read as a laid 大蛋",
+        DADAN_TESTS,
+    ),
+    Mutant(
+        "dadan_laid_face_down",
+        MELDS,
+        "    elif kind == MELD_ANKONG and n == 4:",
+        "    elif kind == MELD_ANKONG:",
+        "dadan_laid: a 大蛋 laid as three counts as concealed tiles (shoubayi_ankong_concealed)",
+        DADAN_TESTS,
+    ),
+    Mutant(
+        "dadan_laid_never_at_the_table",
+        TABLE + "kongs.py",
+        "    return rv[RV_DADAN_LAID] != 0 and is_dadan_tile(t)"
+        " and usable(conc, taken, s, t, rv) >= 3",
+        "    return False",
+        "dadan_laid: the simulate bots never lay a 大蛋 of three",
+        DADAN_TESTS,
+    ),
+    Mutant(
+        "dadan_laid_fourth_not_bu",
+        TABLE + "state.py",
+        "    if (ps[s, P_LAID_DADAN] >> t) & 1:\n        return MELD_ANKONG\n",
+        "",
+        "dadan_laid: the fourth copy of a laid 大蛋 cannot be added (补)",
+        DADAN_TESTS,
+    ),
+    Mutant(
+        "dadan_laid_fourth_paid",
+        TABLE + "kongs.py",
+        "        ps[cur, P_LAID_DADAN] &= ~(np.int64(1) << kt)  # (now a 大蛋 of four: no more 补)",
+        "        ps[cur, P_LAID_DADAN] &= ~(np.int64(1) << kt)\n"
+        "        pay_kong(kpay, cur, MELD_ANKONG, kt, 0, rv)",
+        "dadan_laid: the fourth copy of a laid 大蛋 is paid again",
+        DADAN_TESTS,
     ),
     # --- bao_kong (用宝补蛋或开杠): caught by its own test file
     Mutant(

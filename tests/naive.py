@@ -142,7 +142,8 @@ def melds_info(melds, opts) -> dict:
         "pungs": sum(n in ("pung", "kong", "concealed_kong") for n in names),
         "specials": sum(n in SPECIAL for n in names),
         "claimed": sum(n in ("chow", "pung", "kong") for n in names),
-        "ankongs": names.count("concealed_kong"),
+        # concealed kongs held face down: a 大蛋 laid from the deal, (777z), is laid face up
+        "ankongs": sum(m.name == "concealed_kong" and len(m.tiles) == 4 for m in melds),
     }
 
 

@@ -144,9 +144,11 @@ def item_chongbao(how: str, opts) -> int:
 
 def item_piaoding(hand, piao: bool, opts) -> int:
     """飘顶 (``fan.piaoding``): a 手把一 hand — four declared sets and one concealed tile (a
-    concealed kong counted as concealed tiles under shoubayi_ankong_concealed) — that wins 飘胡
-    scores this on top of 飘胡."""
-    n = sum(m.name != "concealed_kong" or not opts["shoubayi_ankong_concealed"] for m in hand.melds)
+    concealed kong of four, face down, counted as concealed tiles under
+    shoubayi_ankong_concealed; a laid 大蛋 ``(777z)`` is face up) — that wins 飘胡 scores this on
+    top of 飘胡."""
+    hidden = opts["shoubayi_ankong_concealed"]
+    n = sum(m.name != "concealed_kong" or len(m.tiles) == 3 or not hidden for m in hand.melds)
     return opts["fan"]["piaoding"] if piao and n == 4 else 0
 
 
@@ -302,7 +304,8 @@ def bu_count(meld, opts) -> int:
 def kong_value(meld, opts) -> int:
     """Base units each other player pays the konger for one declared meld (RULES.md §7):
     明杠 1, 暗杠 2, 旋风杠/喜杠/幺蛋/九蛋 1, each 补 tile 1, 大蛋 2 open / 4 concealed (the
-    variant's ``kong.*``); chows and pungs are worth nothing."""
+    variant's ``kong.*``); chows and pungs are worth nothing. A 大蛋 laid from the deal as
+    three tiles (``dadan_laid``: ``(777z)``) is the concealed 大蛋 laid early: it pays as one."""
     k = opts["kong"]
     t = meld.tiles[0]
     if meld.name == "kong":

@@ -18,13 +18,14 @@ SEATS = NS.SEATS
 def meld_rules(opts) -> T.MeldRules:
     """The notation parser's meld options from the variant's: 三风蛋, 幺鸡 (off, one 小鸡飞蛋, or
     the wildcard of ``xiaoji_wildcard: any``), 喜杠 补 with any honor, one kong of each kind,
-    三幺鸡 (``sanyaoji``: ``[*111s]``)."""
+    三幺鸡 (``sanyaoji``: ``[*111s]``), the 大蛋 laid from the deal (``dadan_laid``: ``(777z)``)."""
     if not opts["xiaoji_feidan"]:
         xiaoji = T.XIAOJI_OFF
     else:
         xiaoji = T.XIAOJI_ONE if opts["xiaoji_wildcard"] == "one" else T.XIAOJI_ANY
     return T.MeldRules(opts["sanfeng_dan"], xiaoji, opts["xi_bu_any_honor"],
-                       opts["one_special_kong_per_kind"], opts["sanyaoji"])  # fmt: skip
+                       opts["one_special_kong_per_kind"], opts["sanyaoji"],
+                       opts["dadan_laid"])  # fmt: skip
 
 
 def _parse(text: str, opts):

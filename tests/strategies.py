@@ -93,8 +93,10 @@ MELD_OPTIONS = {
     "xi_bu_any_honor": False,
     "one_special_kong_per_kind": False,
     "sanyaoji": False,
+    "dadan_laid": False,
 }
 ONE_S = 18
+DADAN_TILES = (18, 9, 31, 32, 33)  # 大蛋: 幺鸡 1s, 幺饼 1p, 白, 发, 中
 HONORS = tuple(range(HONOR, N))
 WINDS = tuple(range(HONOR, HONOR + 4))  # 东南西北
 
@@ -171,6 +173,8 @@ def melds(draw, n: int, used, specials: bool = True, opts=None):
                 options += [("pung", [t] * 3) for t in range(N) if used[t] <= 1]
             else:
                 options += [(kind, [t] * 4) for t in range(N) if used[t] == 0]
+        if meld_options(opts)["dadan_laid"]:  # a 大蛋 laid from the deal: (777z), three tiles
+            options += [("concealed_kong", [t] * 3) for t in DADAN_TILES if used[t] <= 1]
         if specials:
             options += [(kind, None) for kind in special_kinds(out, opts)]
         kind, tiles = draw(st.sampled_from(options))
@@ -440,8 +444,12 @@ def legal_complete_hands(draw, max_melds: int = 4, opts=None):
         elif kind == "pung":
             t = tiles[0]
             choices = ["pung"] + (["kong", "concealed_kong"] if used[t] == 3 else [])
+            if o.get("dadan_laid") and t in DADAN_TILES:
+                choices.append("laid_dadan")  # (777z): the 大蛋 laid from the deal, three tiles
             kind = draw(st.sampled_from(choices))
-            if kind != "pung":
+            if kind == "laid_dadan":
+                kind = "concealed_kong"
+            elif kind != "pung":
                 tiles = [t] * 4
                 take(used, [t])
         melds_out.append((kind, list(tiles)))
@@ -534,8 +542,10 @@ def other_kongs(draw, used, winner: int, max_n: int = 2, opts=None):
                 continue
         else:
             free = [t for t in range(N) if used[t] == 0]
-            kind, tiles = draw(st.sampled_from([(k, [t] * 4) for t in free
-                                                for k in ("kong", "concealed_kong")]))  # fmt: skip
+            choices = [(k, [t] * 4) for t in free for k in ("kong", "concealed_kong")]
+            if meld_options(opts)["dadan_laid"]:  # a 大蛋 laid from the deal: (777z)
+                choices += [("concealed_kong", [t] * 3) for t in DADAN_TILES if used[t] <= 1]
+            kind, tiles = draw(st.sampled_from(choices))
         take(used, tiles)
         out.append((seat, kind, list(tiles)))
     return out
@@ -603,6 +613,7 @@ def scoring_variants(draw, dianpao: bool = False):
         opts["xi_bu_any_honor"] = draw(st.booleans())
         opts["one_special_kong_per_kind"] = draw(st.booleans())
         opts["sanyaoji"] = draw(st.booleans())
+        opts["dadan_laid"] = draw(st.booleans())
         if draw(st.booleans()):
             # a ladder long enough for every fan a loser can be charged (the loader refuses a
             # shorter one): the cap, or every fan value added up (more than enough)

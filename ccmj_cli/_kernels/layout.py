@@ -84,7 +84,9 @@ RV_MOBAO_MUST_WIN = RV_SANYAOJI + 1  # a drawn bao that wins must be won on (摸
 RV_DECLARED_KONG_KEEPS_PATTERN = RV_MOBAO_MUST_WIN + 1  # after 报听 a kong keeps 夹/飘 of every wait
 RV_SHOUBAYI_PIAODING_ONLY = RV_DECLARED_KONG_KEEPS_PATTERN + 1  # 碰 into 手把一 only into a 飘顶 tenpai
 RV_BAO_KONG = RV_SHOUBAYI_PIAODING_ONLY + 1  # 用宝补蛋或开杠: the bao tile may be taken for a kong
-RV_LEN = RV_BAO_KONG + 1
+# a 大蛋 laid from the deal as three tiles, (777z), no replacement draw (the 4th completes it)
+RV_DADAN_LAID = RV_BAO_KONG + 1
+RV_LEN = RV_DADAN_LAID + 1
 
 # fan items (index into the fan values, and the order they are reported in)
 FAN_WIN = 0  # 平胡

@@ -242,7 +242,7 @@ def add_to_summary(ms, kind, tiles, n):
         ms[MS_CLAIMED] += 1
         if kind == MELD_KONG:
             ms[MS_OPEN_KONGS] += 1
-    elif kind == MELD_ANKONG:
+    elif kind == MELD_ANKONG and n == 4:  # (a 大蛋 laid from the deal, three tiles, lies face up)
         ms[MS_ANKONGS] += 1
 
 

@@ -20,6 +20,7 @@ from ..layout import (
     HOW_DUIBAO,
     HOW_MOBAO,
     HOW_SELF,
+    MELD_ANKONG,
     MELD_JIUDAN,
     MELD_XUANFENG,
     MELD_YAODAN,
@@ -41,7 +42,7 @@ from .bots import (
     self_kong_code,
 )
 from .driver import turn_options
-from .kongs import sanyaoji_tiles, special_tiles
+from .kongs import may_lay_dadan, sanyaoji_tiles, special_tiles
 from .layout import (
     BAO_CHANGE_OPTIONAL,
     G_BAO,
@@ -49,8 +50,8 @@ from .layout import (
     G_CUR,
     G_DEALER,
     G_DRAWN,
-    G_LAID,
     G_HEAD,
+    G_LAID,
     G_NO_BAO,
     G_PEND_KIND,
     G_PENDING,
@@ -331,7 +332,18 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
     wall_ok = can_draw(g, tp, rv)
     own_tiles(conc, melded, cur, own)
     first = ps[cur, P_FIRST] != 0
-    # special kongs
+    # 大蛋 of three (dadan_laid), then the special kongs
+    for t in range(N_KINDS):
+        if may_lay_dadan(conc, taken, cur, t, rv):
+            code = C.OK
+            if last:
+                code = C.WALL_END_WIN_ONLY
+            elif not first or not allow_kong:
+                code = C.SPECIAL_KONG_TIMING
+            elif locked:
+                code = C.LOCKED_HAND
+            mask = ((t + 1) * 64 + t + 1) * 64 + t + 1  # (its tiles, six bits each)
+            n = _row(out, n, A_SPECIAL, cur, t, MELD_ANKONG, mask, code, 0, 0, 3)
     kind = MELD_XUANFENG
     san = False  # (幺蛋 twice: its members, then a 三幺鸡 of three 1s)
     while kind <= MELD_JIUDAN:

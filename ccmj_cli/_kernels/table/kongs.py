@@ -27,6 +27,7 @@ from ..layout import (
     N_KINDS,
     N_SEATS,
     ONE_S,
+    RV_DADAN_LAID,
     RV_ONE_SPECIAL_PER_KIND,
     RV_SANFENG,
     RV_SANYAOJI,
@@ -37,6 +38,7 @@ from ..layout import (
     XIAOJI_ONE,
 )
 from ..melds import classify_bracket, classify_sanyaoji, special_base
+from ..score import is_dadan_tile
 from .bao import check_bao_dead, look_at_draw
 from .bots import choose_self_kong, wants_bao_kong, wants_pung
 from .claims import lay_kong, make_pung, take_turn, win_claim
@@ -52,11 +54,12 @@ from .layout import (
     G_BAO,
     G_CUR,
     G_DRAWN,
-    G_LAID,
     G_KONGS,
+    G_LAID,
     G_NEV,
     G_STOP,
     N_HOLE,
+    P_LAID_DADAN,
     P_SPECIAL,
     R_KONGS,
     R_ROBBED,
@@ -156,13 +159,56 @@ def sanyaoji_tiles(conc, taken, s, rv, grp, cnt):
 
 
 @njit(cache=True)
-def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
-    """Lay down every special kong the seat on turn holds (``no_bu``: base tiles only, see
-    ``special_tiles``); returns True after one with a replacement draw (a kong of more than
-    three tiles: the draw is G_DRAWN, the seat may win on it, and looks again)."""
+def may_lay_dadan(conc, taken, s, t, rv):
+    """May seat s lay three t out as a 大蛋 (option dadan_laid): t is a 大蛋 tile (幺鸡, 幺饼,
+    白, 发, 中) and three of his usable tiles (``usable``: the special kongs' timing)."""
+    return rv[RV_DADAN_LAID] != 0 and is_dadan_tile(t) and usable(conc, taken, s, t, rv) >= 3
+
+
+@njit(cache=True)
+def lay_dadans(g, rv, ev, res, tab, ws):
+    """Seat on turn lays out each 大蛋 of three he may (``may_lay_dadan``; scripted: the
+    record's, written (777z)): the concealed 大蛋 laid early, face up, paid as one
+    (``kong.dadan_concealed``), with no replacement draw; its fourth copy is a 补 later
+    (``state.bu_kind``). Before any other special kong of the turn."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
+    for t in range(N_KINDS):
+        if g[G_STOP] or not may_lay_dadan(conc, taken, cur, t, rv):
+            continue
+        if scripted(g) and not (
+            ev_next_is(ev, g, EV_SPECIAL, cur)
+            and ev[g[G_NEV], 3] == MELD_ANKONG
+            and rec_tile(ev, g) == t
+        ):
+            continue
+        conc[cur, t] -= 3
+        melded[cur, t] += 3
+        exposed[t] += 3
+        for i in range(3):
+            mt[i] = t
+        add_meld(mrec, nm, ms, cur, MELD_ANKONG, 3, mt)
+        ps[cur, P_LAID_DADAN] |= np.int64(1) << t
+        g[G_LAID] = 1  # (no tile came: no 胡 before the next one)
+        pay_kong(kpay, cur, MELD_ANKONG, t, 0, rv)
+        g[G_KONGS] += 1
+        res[R_KONGS] += 1
+        event(ev, g, EV_SPECIAL, cur, t, MELD_ANKONG, 3)
+
+
+@njit(cache=True)
+def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
+    """Lay down every 大蛋 of three (``lay_dadans``) and every special kong the seat on turn
+    holds (``no_bu``: base tiles only, see ``special_tiles``); returns True after one with a
+    replacement draw (a kong of more than three tiles: the draw is G_DRAWN, the seat may win
+    on it, and looks again)."""
+    g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
+    own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
+    cur = g[G_CUR]
+    lay_dadans(g, rv, ev, res, tab, ws)
+    if g[G_STOP]:
+        return True  # (scripted: the event asked for)
     kind = MELD_XUANFENG
     while kind <= MELD_JIUDAN:  # (a kind again after one is laid out: he may hold a second)
         if scripted(g) and not (ev_next_is(ev, g, EV_SPECIAL, cur) and ev[g[G_NEV], 3] == kind):
@@ -225,9 +271,11 @@ def lay_added(rv, res, tab, cur, kt, kk):
         g[G_KONGS] += 1
         res[R_KONGS] += 1
         return 0
-    # 补: one more tile on the special kong of its group
+    # 补: one more tile on the special kong of its group (or the 4th of a 大蛋 laid as three)
     gk = bu_kind(ps, cur, kt, rv)
-    m = find_meld(mrec, nm, cur, gk, -1)
+    m = find_meld(mrec, nm, cur, gk, kt if gk == MELD_ANKONG else -1)
+    if gk == MELD_ANKONG:
+        ps[cur, P_LAID_DADAN] &= ~(np.int64(1) << kt)  # (now a 大蛋 of four: no more 补)
     n = mrec[cur, m, 1]
     if n < 16:
         mrec[cur, m, 2 + n] = kt

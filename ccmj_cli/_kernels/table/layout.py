@@ -94,7 +94,8 @@ P_WKEY = 8  # ... and that hand's key (2 slots) and declared sets
 P_WSETS = 10
 P_PASSED = 11  # 过水: the fan of the best discard win the seat passed since his last draw (-1)
 P_DISC = 12  # bitmask of the tile kinds the seat has discarded this hand (defence reads it)
-P_LEN = 13
+P_LAID_DADAN = 13  # bitmask of the tiles of his 大蛋 laid as three (dadan_laid): the 4th is a 补
+P_LEN = 14
 
 # --- table parameters (simulate.py fills them from the variant): tp[TP_*]
 TP_DEAD_STACKS = 0  # stacks never drawn (RULES §8: 7)

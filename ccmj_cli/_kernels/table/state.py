@@ -27,6 +27,7 @@ from ..judge import W_COLS, W_LEGAL, declared_sets, is_yaojiu, judge_waits
 from ..layout import (
     FIRST_SPECIAL,
     HONOR,
+    MELD_ANKONG,
     MELD_JIUDAN,
     MELD_XI,
     MELD_XUANFENG,
@@ -75,6 +76,7 @@ from .layout import (
     MELD_COLS,
     N_WALL,
     P_FIRST,
+    P_LAID_DADAN,
     P_LEN,
     P_LOOKED,
     P_PASSED,
@@ -239,9 +241,12 @@ def group_of(t):
 
 @njit(cache=True)
 def bu_kind(ps, s, t, rv):
-    """The special kong of seat s a 补 tile t goes onto (-1: none): the one of t's own group;
-    else, under xi_bu_any_honor, a wind onto his 喜杠; else, under xiaoji_wildcard any, a 1s
-    (幺鸡) onto any special kong of his (the first in MELD_* order)."""
+    """The special kong of seat s a 补 tile t goes onto (-1: none): MELD_ANKONG for the fourth
+    copy of a 大蛋 he laid as three (dadan_laid); else the one of t's own group; else, under
+    xi_bu_any_honor, a wind onto his 喜杠; else, under xiaoji_wildcard any, a 1s (幺鸡) onto
+    any special kong of his (the first in MELD_* order)."""
+    if (ps[s, P_LAID_DADAN] >> t) & 1:
+        return MELD_ANKONG
     gk = group_of(t)
     if gk >= 0 and ps[s, P_SPECIAL + gk - FIRST_SPECIAL] > 0:
         return gk

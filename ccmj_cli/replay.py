@@ -441,7 +441,7 @@ def event_text(row) -> str:
         onto = "大蛋" if a == L.MELD_ANKONG else L_MELD_NAMES.get(a, "special kong")
         return f"{who} adds {tile} to his {onto} (补)"
     if kind == TL.EV_BAO_KONG:
-        onto = L_MELD_NAMES.get(b, "special kong")
+        onto = "大蛋" if b == L.MELD_ANKONG else L_MELD_NAMES.get(b, "special kong")
         what = ("a concealed kong (暗杠)", "his pung (加杠)", f"his {onto} (补)")
         kong = what[a] if 0 <= a < 3 else "a kong"
         return f"{who} takes the bao {tile} out of the wall for {kong} (用宝)"

@@ -573,7 +573,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                 tab.melds[s][j] = (L.MELD_KONG, (t, t, t, t))
             else:
                 for j, (mk, ts) in enumerate(tab.melds[s]):
-                    if mk == b:
+                    if mk == b and (mk != L.MELD_ANKONG or ts == (t, t, t)):  # (a laid 大蛋)
                         tab.melds[s][j] = (mk, tuple(sorted((*ts, t))))
                         break
             tab.drawn += 1

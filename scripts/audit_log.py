@@ -249,7 +249,8 @@ class Audit:
                     m = next(m for m in seats[s].melds if m[0] == L.MELD_PUNG and m[1][0] == t)
                     m[0], m[1] = L.MELD_KONG, [t] * 4
                 else:
-                    m = next(m for m in seats[s].melds if m[0] == b)
+                    m = next(m for m in seats[s].melds  # (a laid 大蛋's 4th: its own tile)
+                             if m[0] == b and (b != L.MELD_ANKONG or m[1][0] == t))  # fmt: skip
                     m[1].append(t)
                 bao, bao_ver = -1, bao_ver + 1
                 self.counts["bao_kongs"] = self.counts.get("bao_kongs", 0) + 1

@@ -276,7 +276,7 @@ class Position:
             _fail("last.declared", "only a discard by a declared seat can declare with it")
         if self.special_laid and not (
             self.holding() == self.cur
-            and any(m.is_special and len(m.tiles) == 3 for m, _ in sp.melds)
+            and any((m.is_special or m.is_laid_dadan) and len(m.tiles) == 3 for m, _ in sp.melds)
         ):
             _fail("last.special_laid", f"{name} is not on turn with a 3-tile special kong laid")
         # claimed discards: each claimed meld takes one discard of the seat it names, but a

@@ -6,8 +6,9 @@ Hypothesis strategies (``strategies.melds`` lays one when the variant has the op
 """
 
 import pytest
-from test_simulate_mil import RVD, TPD, play, t_, with_
-from test_simulate_table import E_HAND, JUNK, E, N, S, W, build_wall
+from test_simulate_mil import RVD, t_, with_
+from test_simulate_table import S
+from test_table_rules19 import first_turn, refereed
 
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import layout as L
@@ -105,10 +106,8 @@ def test_the_table_lays_a_dadan_of_three(on):
     # S is dealt three 白; his first draw is 9p. With dadan_laid he lays them out (555z) at
     # once: no replacement draw (his next event is his discard), 4 from each other seat. By
     # default three 白 are a pung in hand: nothing is laid.
-    wall = build_wall({E: E_HAND, S: S_HAND, W: JUNK[W], N: JUNK[N]}, draws="9p")
-    out = play(wall, LAID if on else RVD, TPD)
+    out, first = first_turn(S_HAND, LAID if on else RVD)
     ev = out["ev"]
-    first = ev.index((TL.EV_DRAW, S, t_("9p"), 0, 0))
     if not on:
         assert all(e[0] != TL.EV_SPECIAL for e in ev)
         return
@@ -126,10 +125,8 @@ def test_the_fourth_copy_is_a_bu():
     # As above, but S's first draw is the fourth 白: he lays (555z) from his dealt tiles, then
     # adds the drawn 白 (补, not the dealer's first turn) and draws a replacement from the
     # tail (8p). The 大蛋 is now four, (5555z), and paid once: still 4 from each.
-    wall = build_wall({E: E_HAND, S: S_HAND, W: JUNK[W], N: JUNK[N]}, draws="5z", tail="8p")
-    out = play(wall, LAID, TPD)
+    out, i = first_turn(S_HAND, LAID, draw="5z", tail="8p")
     ev = out["ev"]
-    i = ev.index((TL.EV_DRAW, S, t_("5z"), 0, 0))
     assert ev[i + 1 : i + 4] == [
         (TL.EV_SPECIAL, S, t_("5z"), L.MELD_ANKONG, 3),
         (TL.EV_BU, S, t_("5z"), L.MELD_ANKONG, 0),
@@ -148,21 +145,10 @@ def test_text_record_referee_and_actions(tmp_path):
     from test_actions import groups, make
 
     from ccmj_cli.actions import legal_actions
-    from ccmj_cli.referee import referee, text_record
 
-    wall = build_wall({E: E_HAND, S: S_HAND, W: JUNK[W], N: JUNK[N]}, draws="9p")
-    out = play(wall, LAID, TPD)
-    hand = {"hand": 1, "dealer": "E", "wall": [T.tile_name(t) for t in wall], "dice": [3, 4],
-            "events": [list(e) for e in out["events"]]}  # fmt: skip
     room = tmp_path / "room.yaml"
     room.write_text(ROOM, encoding="utf-8")
-    text = text_record(hand, 2)
-    assert "S special (555z)" in text
-    verdicts = {}
-    for rules in (str(room), "default"):
-        p = tmp_path / "game.txt"
-        p.write_text(f"rules {rules}\n" + text, encoding="utf-8")
-        (verdicts[rules],) = referee(p)
+    _out, verdicts = refereed(tmp_path, S_HAND, LAID, room, "S special (555z)")
     assert verdicts[str(room)]["ok"], verdicts[str(room)]["problems"]
     assert not verdicts["default"]["ok"]
 

@@ -328,17 +328,22 @@ def test_actions_mobao_must_win_leaves_only_the_win():
 SANYAOJI = with_(RVD, RV_SANYAOJI=1)
 
 
+def first_turn(s_hand, rv, draw="9p", tail=""):
+    """(the played hand, the index of S's first draw) of a wall that deals S ``s_hand`` (the
+    others E_HAND and JUNK), gives him ``draw`` first and ``tail`` from the tail."""
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws=draw, tail=tail)
+    out = play(wall, rv, TPD)
+    return out, out["ev"].index((TL.EV_DRAW, S, t_(draw), 0, 0))
+
+
 @pytest.mark.parametrize("on", [True, False], ids=["sanyaoji", "default"])
 def test_the_table_lays_sanyaoji(on):
     # S is dealt three 1s and neither 1m nor 1p; his first draw is 9p. With sanyaoji he lays
     # the three 1s out as a 三幺鸡 [*111s] (a 幺蛋: the 1s stand in for every member), a 3-tile
     # special kong: no replacement draw, his next event is his discard; it pays kong.special
     # (1 from each other seat). By default three 1s are a pung in hand: nothing is laid out.
-    s_hand = "111s234m567p89s6z7z"
-    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="9p")
-    out = play(wall, SANYAOJI if on else RVD, TPD)
+    out, first = first_turn("111s234m567p89s6z7z", SANYAOJI if on else RVD)
     ev = out["ev"]
-    first = ev.index((TL.EV_DRAW, S, t_("9p"), 0, 0))
     if not on:
         assert all(e[0] != TL.EV_SPECIAL for e in ev)
         return
@@ -361,11 +366,8 @@ def test_a_1m_is_bu_onto_the_sanyaoji():
     # As above, but S's first draw is 1m: a member of the 幺蛋 the three 1s stand in for, so
     # after laying out [*111s] he adds it (补, a drawn tile: not the dealer's first turn) and
     # draws a replacement from the tail (7z). Money: 1 for the kong + 1 for the 补, from each.
-    s_hand = "111s234m567p89s6z7z"
-    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]}, draws="1m", tail="7z")
-    out = play(wall, SANYAOJI, TPD)
+    out, i = first_turn("111s234m567p89s6z7z", SANYAOJI, draw="1m", tail="7z")
     ev = out["ev"]
-    i = ev.index((TL.EV_DRAW, S, t_("1m"), 0, 0))
     assert ev[i + 1 : i + 4] == [
         (TL.EV_SPECIAL, S, t_("1s"), L.MELD_YAODAN, 3),
         (TL.EV_BU, S, t_("1m"), L.MELD_YAODAN, 0),
@@ -385,28 +387,36 @@ def test_sanyaoji_at_the_table_follows_the_special_kong_timing():
     assert ev[i + 1] == (TL.EV_SPECIAL, S, t_("1s"), L.MELD_YAODAN, 3)
 
 
+def refereed(tmp_path, s_hand, rv, room, line):
+    """(the played hand, the referee's verdicts under ``room`` and the default rules) of the
+    wall of ``first_turn`` (with no given draw), written in the text form, which has ``line``."""
+    from ccmj_cli import tiles as T
+    from ccmj_cli.referee import text_record
+
+    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]})
+    out = play(wall, rv, TPD)
+    hand = {"hand": 1, "dealer": "E", "wall": [T.tile_name(t) for t in wall], "dice": [3, 4],
+            "events": [list(e) for e in out["events"]]}  # fmt: skip
+    text = text_record(hand, 2)
+    assert line in text
+    verdicts = {}
+    for rules in (str(room), "default"):
+        p = tmp_path / "game.txt"
+        p.write_text(f"rules {rules}\n" + text, encoding="utf-8")
+        (verdicts[rules],) = referee(p)
+    return out, verdicts
+
+
 def test_sanyaoji_text_record_and_meld_text(tmp_path):
     # The hand of test_the_table_lays_sanyaoji, written in the text form ('S special *111s')
     # under a room with sanyaoji, passes the referee; the same record under the default rules
     # (three 1s are no special kong there) is refused. The laid meld is written [*111s] (the
     # notation check, score and actions read back as a 幺蛋 of three 1s).
     from ccmj_cli import tiles as T
-    from ccmj_cli.referee import text_record
 
-    s_hand = "111s234m567p89s6z7z"
-    wall = build_wall({E: E_HAND, S: s_hand, W: JUNK[W], N: JUNK[N]})
-    out = play(wall, SANYAOJI, TPD)
-    hand = {"hand": 1, "dealer": "E", "wall": [T.tile_name(t) for t in wall], "dice": [3, 4],
-            "events": [list(e) for e in out["events"]]}  # fmt: skip
     room = tmp_path / "room.yaml"
     room.write_text("extends: default\nsanyaoji: true\n", encoding="utf-8")
-    text = text_record(hand, 2)
-    assert "S special *111s" in text
-    verdicts = {}
-    for rules in (str(room), "default"):
-        p = tmp_path / "game.txt"
-        p.write_text(f"rules {rules}\n" + text, encoding="utf-8")
-        (verdicts[rules],) = referee(p)
+    out, verdicts = refereed(tmp_path, "111s234m567p89s6z7z", SANYAOJI, room, "S special *111s")
     assert verdicts[str(room)]["ok"], verdicts[str(room)]["problems"]
     bad = verdicts["default"]
     assert not bad["ok"]

@@ -283,6 +283,19 @@ def _draw_turn(tab, ws, rv, tb, tp, out, n):
 
 
 @njit(cache=True)
+def _laying_code(last, first, allow_kong, locked):
+    """May the seat on turn lay out a special kong (or a 大蛋 of three) now: C.OK, or the rule
+    against it (the wall's last, win-only draw; not his first turn; a locked hand)."""
+    if last:
+        return C.WALL_END_WIN_ONLY
+    if not first or not allow_kong:
+        return C.SPECIAL_KONG_TIMING
+    if locked:
+        return C.LOCKED_HAND
+    return C.OK
+
+
+@njit(cache=True)
 def _self_turn(tab, ws, rv, tb, tp, out, n):
     """The seat on turn holds 3k+2 tiles: 胡 (自摸 / 摸宝), kongs, discards and 报听."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
@@ -335,13 +348,7 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
     # 大蛋 of three (dadan_laid), then the special kongs
     for t in range(N_KINDS):
         if may_lay_dadan(conc, taken, cur, t, rv):
-            code = C.OK
-            if last:
-                code = C.WALL_END_WIN_ONLY
-            elif not first or not allow_kong:
-                code = C.SPECIAL_KONG_TIMING
-            elif locked:
-                code = C.LOCKED_HAND
+            code = _laying_code(last, first, allow_kong, locked)
             mask = ((t + 1) * 64 + t + 1) * 64 + t + 1  # (its tiles, six bits each)
             n = _row(out, n, A_SPECIAL, cur, t, MELD_ANKONG, mask, code, 0, 0, 3)
     kind = MELD_XUANFENG
@@ -352,13 +359,9 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
         else:
             m, _bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
         if m > 0:
-            code = C.OK
-            if last:
-                code = C.WALL_END_WIN_ONLY
-            elif not first or not allow_kong:
-                code = C.SPECIAL_KONG_TIMING
-            elif locked:
-                code = C.LOCKED_HAND
+            code = _laying_code(last, first, allow_kong, locked)
+            if code != C.OK:
+                pass
             elif rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
                 code = C.SPECIAL_KONG_REPEAT
             elif m > 3 and not wall_ok:

@@ -475,6 +475,14 @@ MUTANTS = (
         "sanyaoji: ccmj actions never offers the 三幺鸡 [*111s]",
         TABLE_TESTS,
     ),
+    Mutant(
+        "bao_takes_the_last_draw",
+        TABLE + "bao.py",
+        "    pos = find_bao(wall, g, pond, exposed, d, rv, last_draw(g, tp, rv))",
+        "    pos = find_bao(wall, g, pond, exposed, d, rv)",
+        "a roll may put the bao on the one tile the wall has left to draw",
+        TABLE_TESTS,
+    ),
     # --- dadan_laid (a 大蛋 laid from the deal as three): caught by its own test file
     Mutant(
         "dadan_laid_any_pung",

@@ -301,6 +301,42 @@ def test_bao_place_tile_counts_single_tiles(dead, tail, k, tile, any_stack):
     assert find_bao(wall, g, pond, exposed, k, RVD) == any_stack
 
 
+def test_a_roll_never_takes_the_last_draw():
+    # With no dead wall, two tiles left (head 134, tail 135): nothing is the last draw yet, and
+    # a die of 2 counts to 134. With one left (head 135, tail 135) 135 is the last draw: the
+    # bao may not take it (a roll is for a draw), so a count that lands on it goes on round to
+    # the next tile that serves, and with none left there is no bao. With the default dead
+    # wall, the 14 tiles before the tail are never drawn: 121 is the last draw from head 121.
+    from ccmj_cli._kernels.table.bao import find_bao
+    from ccmj_cli._kernels.table.wall import last_draw
+
+    wall = np.full(136, t_("5m"), np.int64)
+    g = np.zeros(TL.G_LEN, np.int64)
+    g[TL.G_BAO_POS] = -1
+    pond = np.zeros(34, np.int64)
+    rv = with_(RVD, RV_BAO_PLACE=TL.BAO_TILE)
+    g[TL.G_HEAD], g[TL.G_TAIL] = 134, 135
+    assert last_draw(g, TP0, rv) == -1
+    assert find_bao(wall, g, pond, pond, 2, rv, last_draw(g, TP0, rv)) == 134
+    g[TL.G_HEAD], g[TL.G_TAIL] = 135, 135
+    assert last_draw(g, TP0, rv) == 135
+    assert find_bao(wall, g, pond, pond, 1, rv) == 135  # (without the rule it would take it)
+    assert find_bao(wall, g, pond, pond, 1, rv, last_draw(g, TP0, rv)) == -1
+    # ... and so a roll there (a 换宝 re-roll, or the first declarer's) finds no bao
+    from ccmj_cli._kernels.table.bao import roll_bao
+
+    dice = np.full(TL.N_DICE, 3, np.int64)
+    ev = np.zeros((4, 5), np.int64)
+    assert roll_bao(wall, g, dice, rv, TP0, pond, pond, ev, -1) == -1
+    assert g[TL.G_BAO_POS] == -1 and g[TL.G_NO_BAO] == 1
+    g[TL.G_HEAD], g[TL.G_TAIL] = 121, 135
+    assert last_draw(g, TPD, RVD) == 121 and last_draw(g, TP0, RVD) == -1
+    # (any_stack, 2 dice: a count of 8 reaches the half-drawn stack 121 past the 7 dead ones;
+    # kept back, the count goes round to the tail's first stack, 135)
+    assert find_bao(wall, g, pond, pond, 8, RVD) == 121
+    assert find_bao(wall, g, pond, pond, 8, RVD, last_draw(g, TPD, RVD)) == 135
+
+
 def test_actions_mobao_must_win_leaves_only_the_win():
     # ccmj actions on test_actions' 摸宝 position (S has seen the bao 9p and draws a 9p; it
     # stands for his wait 5m): by default he may win or discard the 9p; under the piaoding

@@ -47,7 +47,7 @@ from .settle import capture, score_bao_win, score_win, won
 from .codes import WIN_NOT_LEGAL, WRONG_BAO
 from .script import ev_next_is, refuse, scripted
 from .state import event, own_tiles
-from .wall import can_draw, is_hole, tail_top, take_out
+from .wall import can_draw, is_hole, last_draw, tail_top, take_out
 
 
 @njit(cache=True)
@@ -67,8 +67,10 @@ def _serves(wall, g, pos, pond, exposed):
 
 
 @njit(cache=True)
-def find_bao(wall, g, pond, exposed, k, rv):
+def find_bao(wall, g, pond, exposed, k, rv, keep=-1):
     """Where the bao sits after a roll of k stacks: -1 when no tile in the wall can serve.
+    ``keep``: a position it may not take, the wall's last draw (``wall.last_draw``: a roll is
+    for a draw, so it never takes the tile the next draw needs).
 
     The top tile of the k-th stack counted from the tail (a loose tile at the tail is not a
     stack); when it cannot serve, the lower tile of that stack (seed rule: "则可利用下层的牌作宝，
@@ -88,7 +90,7 @@ def find_bao(wall, g, pond, exposed, k, rv):
         n = g[G_TAIL] - head + 1  # tiles between the tail and the head
         for j in range(n):
             pos = g[G_TAIL] - (k - 1 + j) % n
-            if _serves(wall, g, pos, pond, exposed):
+            if pos != keep and _serves(wall, g, pos, pond, exposed):
                 return pos
         return -1
     top1 = tail_top(g)
@@ -100,10 +102,11 @@ def find_bao(wall, g, pond, exposed, k, rv):
         n = 6
     for j in range(n):
         top = top1 - 2 * ((k - 1 + j) % n)
-        if _serves(wall, g, top, pond, exposed):
+        if top != keep and _serves(wall, g, top, pond, exposed):
             return top
-        if not top_six and top - 1 >= head and _serves(wall, g, top - 1, pond, exposed):
-            return top - 1
+        low = top - 1
+        if not top_six and low >= head and low != keep and _serves(wall, g, low, pond, exposed):
+            return low
     return -1
 
 
@@ -115,7 +118,7 @@ def roll_bao(wall, g, dice, rv, tp, pond, exposed, ev, seat):
     for _k in range(tp[TP_BAO_DICE]):
         d += dice[g[G_DICE_I] % N_DICE]  # (N_DICE covers every roll a hand can make)
         g[G_DICE_I] += 1
-    pos = find_bao(wall, g, pond, exposed, d, rv)
+    pos = find_bao(wall, g, pond, exposed, d, rv, last_draw(g, tp, rv))
     g[G_BAO_VER] += 1
     if pos < 0:
         g[G_BAO_POS] = -1

@@ -19,14 +19,14 @@ from .layout import (
     G_BAO,
     G_BAO_POS,
     G_DRAWN,
-    G_LAID,
     G_HEAD,
     G_HOLE,
+    G_HQ,
     G_KONGS,
+    G_LAID,
     G_NHOLE,
     G_NSTR,
     G_STR,
-    G_HQ,
     G_TAIL,
     G_TQ,
     N_DICE,
@@ -139,6 +139,20 @@ def next_head(g):
     while h == g[G_BAO_POS] or is_hole(g, h):
         h += 1
     return h
+
+
+@njit(cache=True)
+def last_draw(g, tp, rv):
+    """The wall position of the one tile a draw can still take, or -1 (none, or more than
+    one): a bao rolled onto it would leave no draw, so a roll steps over it (``find_bao``)."""
+    h = next_head(g)
+    end = reserve_start(g, tp, rv)
+    if h >= end:
+        return -1
+    h2 = h + 1
+    while h2 == g[G_BAO_POS] or is_hole(g, h2):
+        h2 += 1
+    return h if h2 >= end else -1
 
 
 @njit(cache=True)

@@ -563,6 +563,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                 made = f"补 {T.tile_name(t)}"
                 safe(s, i, "kong", lambda s=s, c=made, i=i: _declared_kong(
                     tab, s, i, c, rec, valuer, add))  # fmt: skip
+            for o in seats if bu else ():  # 抢叉 he could have made on the 补 tile, and did not
+                if o != s and not tab.declared[o] and tab.conc[o][t] >= 2:
+                    safe(o, i, "claim", lambda o=o, t=t, s=s, i=i: _rob_pung(
+                        tab, o, t, s, i, False, valuer, add))  # fmt: skip
             tab.conc[s], tab.melds[s] = _special_after(tab, s, t, a, bu, laid)
         elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong (not graded)
             if a == 0:
@@ -581,6 +585,9 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
             tab.conc[s][t] -= 2
             tab.melds[s].append((L.MELD_PUNG, (t, t, t)))
         elif k == TL.EV_KONG_ROBBED:  # (seat b's 加杠/补 tile: out of his hand, to the robber)
+            if a == 0 and s in seats and not tab.declared[s]:  # 抢叉: his pung, graded
+                safe(s, i, "claim", lambda s=s, t=t, b=b, i=i: _rob_pung(
+                    tab, s, t, b, i, True, valuer, add))  # fmt: skip
             tab.conc[b][t] -= 1
         elif k == TL.EV_LOOK:
             tab.bao_seen[s] = t
@@ -786,6 +793,35 @@ def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, a
             chosen = f"chow {T.format_tiles([a, a + 1, a + 2])}"
     if len(values) > 1:
         add(o, i, "claim", f"{base}+{T.tile_name(t)}", vis, d_pass, chosen, values)
+
+
+def _rob_pung(tab: _Table, o, t, konger, i, robbed: bool, valuer: Valuer, add):
+    """抢叉: seat o may pung the 补 tile t that ``konger`` adds to his special kong (when the
+    table's claim rules let him pung it as a discard of the konger's). Graded as a claim: the
+    pung (the tile his, his best discard, then his draws as after any pung) against passing
+    (the 补 stands, the tile public in the konger's meld, who draws from the tail and
+    discards; o's draws as after that discard). ``robbed``: he made it."""
+    from .actions import claim_options
+
+    kongs = sum(1 for ms in tab.melds for k, _ts in ms if k not in (L.MELD_CHOW, L.MELD_PUNG))
+    opts = claim_options(valuer.v, tab.dealer, o, tab.conc[o].astype(np.uint8), tab.melds[o],
+                         t, konger, N_WALL - DEALT - tab.drawn, tab.tail, kongs)  # fmt: skip
+    if (L.MELD_PUNG, t) not in opts:
+        return
+    name = f"pung {T.tile_name(t)}"
+    base = tab.hand_text(o)
+    vis = tab.visible(o, extra=t)  # (passing: the 补 tile lies in the konger's meld)
+    dealer = o == tab.dealer
+    d_pass = tab.draws_left(o, (konger + 1) % 4)
+    c2 = tab.conc[o].copy()
+    c2[t] -= 2
+    after = tab.hand_text(o, c2, [*tab.melds[o], (L.MELD_PUNG, (t, t, t))])
+    d_pung = tab.draws_left(o, (o + 1) % 4)  # (he discards: the next seat draws first)
+    values = {
+        PASS: valuer.values(base, vis, d_pass, dealer)[None],
+        name: valuer.best_of(valuer.values(after, tab.visible(o), d_pung, dealer)),
+    }
+    add(o, i, "claim", f"{base}+{T.tile_name(t)}", vis, d_pass, name if robbed else PASS, values)
 
 
 def _kong_options(tab: _Table, s) -> list:

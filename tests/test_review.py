@@ -815,3 +815,27 @@ def test_a_declared_seats_kong_not_made(tmp_path, monkeypatch):
     assert made.problem is None, made.problem
     (m,) = [x for x in grade(made)[0] if x.kind == "kong"]
     assert m.chosen == "kong 1m" and m.values == k.values and m.loss["p_win"] == 0
+
+
+def test_a_rob_pung_is_graded_as_a_claim():
+    # E pungs N's 补 tile 9m (抢叉) in the record of the test above: a claim, pung 9m against
+    # passing, each the value `ccmj odds` gives its hand (--search quick: odds unasked).
+    # Passing: E keeps 23799m25p5677s16z, N's 9m public in his 九蛋, his draws as after N's
+    # discard; the pung: [999m] beside the 11 other tiles, his best discard, the 9m his.
+    (rec,) = RV.read_record(ROBBED_BU)
+    v = load_variant("mil2024")
+    ds, _ = grade(__import__("dataclasses").replace(rec, drawable=20), seat=E, rules=v,
+                  search="quick")  # fmt: skip
+    (d,) = [x for x in ds if x.kind == "claim"]
+    assert d.chosen == "pung 9m" and set(d.values) == {RV.PASS, "pung 9m"}
+    # seen: N's 九蛋 9m9p9s and the 补 9m, S's pung of 2z, the ponds' 5z and 8p (the pung
+    # takes the 补 9m: one 9m seen fewer)
+    assert d.tiles == "23799m25p5677s16z+9m" and d.visible == "99m89p9s2225z"
+    # the wall: 136 - 53 dealt - 2 drawn (W, N; the 九蛋 takes no tail draw) - 14 kept back
+    # = 67 head draws; passing, E draws first: 17 of them; after the pung S draws first: 16
+    assert d.draws == 17
+    p = odds("23799m25p5677s16z", visible=d.visible, draws=17, rules=v).results[0]
+    assert d.values[RV.PASS].p_win == p.exact.p_win
+    c = odds("237m25p5677s16z[999m]", visible="9m89p9s2225z", draws=16,
+             rules=v).results  # fmt: skip
+    assert d.values["pung 9m"].p_win == max(r.exact.p_win for r in c)

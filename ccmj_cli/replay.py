@@ -438,10 +438,10 @@ def event_text(row) -> str:
     if kind == TL.EV_SPECIAL:
         return f"{who} lays out {L_MELD_NAMES.get(a, 'special kong')} (special kong)"
     if kind == TL.EV_BU:
-        onto = "大蛋" if a == L.MELD_ANKONG else L_MELD_NAMES.get(a, "special kong")
+        onto = L_MELD_NAMES.get(a, "special kong")
         return f"{who} adds {tile} to his {onto} (补)"
     if kind == TL.EV_BAO_KONG:
-        onto = "大蛋" if b == L.MELD_ANKONG else L_MELD_NAMES.get(b, "special kong")
+        onto = L_MELD_NAMES.get(b, "special kong")
         what = ("a concealed kong (暗杠)", "his pung (加杠)", f"his {onto} (补)")
         kong = what[a] if 0 <= a < 3 else "a kong"
         return f"{who} takes the bao {tile} out of the wall for {kong} (用宝)"
@@ -479,6 +479,7 @@ L_MELD_NAMES = {
     L.MELD_XI: "喜杠",
     L.MELD_YAODAN: "幺蛋",
     L.MELD_JIUDAN: "九蛋",
+    L.MELD_ANKONG: "大蛋",  # (a 补 onto a 大蛋 laid as three: its fourth copy)
 }
 
 

@@ -378,7 +378,7 @@ class _Table:
             if o == s:
                 continue
             for k, ts in self.melds[o]:
-                if k != L.MELD_ANKONG or len(ts) == 3:  # (a 大蛋 laid as three lies face up)
+                if T.is_public_meld(k, len(ts)):
                     for t in ts:
                         vis[t] += 1
         if self.bao_seen[s] is not None:
@@ -395,7 +395,7 @@ class _Table:
     def public(self, t: int) -> int:
         """Copies of t in the ponds and the exposed melds (not in concealed kongs)."""
         return int(self.pond[t]) + sum(
-            ts.count(t) for ms in self.melds for k, ts in ms if k != L.MELD_ANKONG or len(ts) == 3
+            ts.count(t) for ms in self.melds for k, ts in ms if T.is_public_meld(k, len(ts))
         )
 
     def head_left(self) -> int:
@@ -576,10 +576,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                 j = tab.melds[s].index((L.MELD_PUNG, (t, t, t)))
                 tab.melds[s][j] = (L.MELD_KONG, (t, t, t, t))
             else:
-                for j, (mk, ts) in enumerate(tab.melds[s]):
-                    if mk == b and (mk != L.MELD_ANKONG or ts == (t, t, t)):  # (a laid 大蛋)
-                        tab.melds[s][j] = (mk, tuple(sorted((*ts, t))))
-                        break
+                tab.melds[s] = _with_bu(tab.melds[s], b, t)
             tab.drawn += 1
         elif k == TL.EV_ROB_PUNG:
             tab.conc[s][t] -= 2
@@ -610,6 +607,17 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
     return out
 
 
+def _with_bu(melds, kind, t) -> list:
+    """``melds`` with the 补 tile t on the first special kong of ``kind`` (MELD_ANKONG: on the
+    大蛋 of three t, its fourth copy)."""
+    melds = list(melds)
+    for j, (k, ts) in enumerate(melds):
+        if k == kind and (k != L.MELD_ANKONG or ts == (t, t, t)):
+            melds[j] = (k, tuple(sorted((*ts, t))))
+            break
+    return melds
+
+
 def _special_after(tab: _Table, s, t, kind, bu: bool, tiles=None):
     """(concealed counts, melds) of seat s after laying out a special kong of ``kind`` whose
     first tile is t (its ``tiles`` when the engine named them), or (``bu``) after a 补 of t
@@ -618,11 +626,7 @@ def _special_after(tab: _Table, s, t, kind, bu: bool, tiles=None):
     melds = list(tab.melds[s])
     if bu:
         c[t] -= 1
-        for j, (k, ts) in enumerate(melds):
-            if k == kind and (k != L.MELD_ANKONG or ts == (t, t, t)):  # (or a laid 大蛋's 4th)
-                melds[j] = (k, tuple(sorted((*ts, t))))
-                break
-        return c, melds
+        return c, _with_bu(melds, kind, t)
     tiles = _special_tiles(c, kind, t) if tiles is None else tiles
     for x in tiles:
         c[x] -= 1

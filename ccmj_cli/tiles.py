@@ -78,6 +78,12 @@ JIU = frozenset((ONE_M + 8, ONE_P + 8, ONE_S + 8))
 SPECIAL_GROUPS = {MELD_XUANFENG: WINDS, MELD_XI: DRAGONS, MELD_YAODAN: YAO, MELD_JIUDAN: JIU}
 
 
+def is_public_meld(kind: int, n: int) -> bool:
+    """Other players see the tiles of a meld of ``kind`` and ``n`` tiles: every meld but a
+    concealed kong of four (a 大蛋 laid as three, ``(777z)``, lies face up)."""
+    return kind != MELD_ANKONG or n == 3
+
+
 def tile_name(t: int) -> str:
     """MPSZ name of tile index ``t`` (0-33)."""
     return f"{t % 9 + 1}{SUITS[t // 9]}"
@@ -124,8 +130,8 @@ class Meld:
 
     @property
     def is_public(self) -> bool:
-        """Other players see its tiles: every meld but a concealed kong of four."""
-        return self.kind != MELD_ANKONG or self.is_laid_dadan
+        """Other players see its tiles (``is_public_meld``)."""
+        return is_public_meld(self.kind, len(self.tiles))
 
     def text(self) -> str:
         inner = format_tiles(self.tiles, sort=self.kind not in SPECIAL_GROUPS)

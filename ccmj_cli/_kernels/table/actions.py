@@ -360,11 +360,10 @@ def _self_turn(tab, ws, rv, tb, tp, out, n):
             m, _bu = special_tiles(conc, taken, cur, kind, rv, grp, mt, c2, no_bu)
         if m > 0:
             code = _laying_code(last, first, allow_kong, locked)
-            if code != C.OK:
-                pass
-            elif rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0:
+            repeat = rv[RV_ONE_SPECIAL_PER_KIND] and ps[cur, P_SPECIAL + kind - MELD_XUANFENG] > 0
+            if code == C.OK and repeat:
                 code = C.SPECIAL_KONG_REPEAT
-            elif m > 3 and not wall_ok:
+            elif code == C.OK and m > 3 and not wall_ok:
                 code = C.WALL_ENDED
             mask = 0
             for i in range(m):

@@ -166,7 +166,7 @@ def may_lay_dadan(conc, taken, s, t, rv):
 
 
 @njit(cache=True)
-def lay_dadans(g, rv, ev, res, tab, ws):
+def lay_dadans(rv, ev, res, tab, ws):
     """Seat on turn lays out each 大蛋 of three he may (``may_lay_dadan``; scripted: the
     record's, written (777z)): the concealed 大蛋 laid early, face up, paid as one
     (``kong.dadan_concealed``), with no replacement draw; its fourth copy is a 补 later
@@ -206,7 +206,7 @@ def special_kongs(wall, dice, rv, tp, ev, res, tab, ws, no_bu):
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     cur = g[G_CUR]
-    lay_dadans(g, rv, ev, res, tab, ws)
+    lay_dadans(rv, ev, res, tab, ws)
     if g[G_STOP]:
         return True  # (scripted: the event asked for)
     kind = MELD_XUANFENG

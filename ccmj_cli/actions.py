@@ -122,6 +122,10 @@ def _describe(p: Position, row, tab) -> dict:
         d["onto"] = _special_name(a)
     if kind == A.A_BAO_KONG:
         d["kong"] = ("ankong", "jiagang", "bu")[a]
+        if a == 2:  # (the special kong the bao goes onto: the engine's rule for a 补 tile)
+            from ._kernels.table.state import bu_kind
+
+            d["onto"] = _special_name(int(bu_kind(tab[1], s, t, p.variant.vector)))
     if kind in (A.A_PUNG, A.A_CHOW, A.A_MINGKONG, A.A_ROB_PUNG) and b >= 0:
         d["from"] = SEATS[b]
     if kind == A.A_PASS and b >= 0 and p.phase() in (2, 3):  # (a win-only draw has no "from")

@@ -21,6 +21,9 @@ makes, so the numbers are the same engine's:
   draw (a 3-tile special kong takes none: its best discard) vs the 14-tile hand's best discard;
 - bao_change (换宝 under bao_change optional, the declared seat's choice): the locked hand
   with the bao unknown again vs with the dead bao kept;
+- 用宝 (under bao_kong, the declared seat's choice at his look): the locked hand after the
+  kong of the bao tile, a new bao unknown, the replacement draw and the kong money, vs drawing
+  with the bao known (a kind decision);
 - declare (报听) now or not, and with which discard: the declared line after each discard that
   leaves a tenpai that may declare (locked; the bao unknown until the first look; the closed
   form where it applies, else the dynamic programme) vs staying undeclared with the discard
@@ -60,6 +63,8 @@ PASS = "pass"
 KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
 DECLARE, STAY = "declare", "stay undeclared"  # choices "declare 5s", "stay undeclared"
 BAO_CHANGE, BAO_KEEP = "换宝", "keep the bao"
+BAO_KONG, NO_BAO_KONG = "用宝", "no 用宝"  # choices "用宝 kong 9s", "用宝 补 1m", "no 用宝"
+BAO_KONG_KINDS = ("ankong", "jiagang", "bu")  # the 用宝 kongs (the engine's a = 0, 1, 2)
 SPECIAL_KINDS = (L.MELD_XUANFENG, L.MELD_XI, L.MELD_YAODAN, L.MELD_JIUDAN)
 
 
@@ -360,6 +365,7 @@ class _Table:
         self.drawable = rec.drawable
         self.after_draw = [False] * 4  # the seat's last event was a draw (kongs allowed)
         self.after_draw[rec.dealer] = True  # (the dealer's 14th tile counts as his draw)
+        self.bao_konged = [False] * 4  # a 用宝 kong this turn: his draw is its replacement
 
     def hand_text(self, s: int, conc=None, melds=None) -> str:
         conc = self.conc[s] if conc is None else conc
@@ -477,6 +483,10 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
 
     for i, (k, s, t, a, b) in enumerate(ev):
         tab.at = i
+        if (k in (TL.EV_DRAW, TL.EV_TAIL) and s in seats and tab.declared[s] and rv[L.RV_BAO_KONG]
+                and i and ev[i - 1][0] == TL.EV_LOOK and ev[i - 1][1] == s):  # fmt: skip
+            safe(s, i, "kong", lambda s=s, i=i: _bao_kong(  # (a 用宝 kong he could have made)
+                tab, s, i, _offered_bao_kong(rec, i, s, valuer.v), NO_BAO_KONG, valuer, add))
         if k == TL.EV_DRAW:
             b0 = tab.bao_seen[s]  # (a dead bao he keeps: he could have returned it first)
             if (s in seats and tab.declared[s] and b0 is not None and rec.rv[L.RV_BAO_CHANGE]
@@ -493,6 +503,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
             tab.drawn += 1
             tab.tail += 1
             tab.last_draw[s] = t
+            tab.bao_konged[s] = False
         elif k in (TL.EV_ANKONG, TL.EV_JIAGANG):
             if s in seats and not tab.declared[s]:
                 opts = _kong_options(tab, s)
@@ -568,16 +579,15 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                     safe(o, i, "claim", lambda o=o, t=t, s=s, i=i: _rob_pung(
                         tab, o, t, s, i, False, valuer, add))  # fmt: skip
             tab.conc[s], tab.melds[s] = _special_after(tab, s, t, a, bu, laid)
-        elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong (not graded)
-            if a == 0:
-                tab.conc[s][t] -= 3
-                tab.melds[s].append((L.MELD_ANKONG, (t, t, t, t)))
-            elif a == 1:
-                j = tab.melds[s].index((L.MELD_PUNG, (t, t, t)))
-                tab.melds[s][j] = (L.MELD_KONG, (t, t, t, t))
-            else:
-                tab.melds[s] = _with_bu(tab.melds[s], b, t)
+        elif k == TL.EV_BAO_KONG:  # 用宝: the bao tile, from the wall, into a kong
+            if s in seats:
+                made = _bao_kong_name(t, a)
+                safe(s, i, "kong", lambda s=s, i=i, m=(a, b), c=made: _bao_kong(
+                    tab, s, i, [m], c, valuer, add))  # fmt: skip
+            tab.conc[s], tab.melds[s], _kind = _bao_kong_after(tab, s, t, a, b)
             tab.drawn += 1
+            tab.bao_konged[s] = True
+            tab.bao_seen = [None] * 4  # (the bao is gone: every look was at it, a new one comes)
         elif k == TL.EV_ROB_PUNG:
             tab.conc[s][t] -= 2
             tab.melds[s].append((L.MELD_PUNG, (t, t, t)))
@@ -878,6 +888,54 @@ def _declared_kong(tab: _Table, s, i, chosen, rec: HandRecord, valuer: Valuer, a
     add(s, i, "kong", tab.hand_text(s), tab.visible(s), d, chosen, values)
 
 
+def _bao_kong_after(tab: _Table, s, t, a, kind):
+    """(concealed counts, melds, meld kind) of seat s after a 用宝 kong of the bao tile t (it
+    comes from the wall, not his hand): ``a`` 0 a 暗杠 of his three t, 1 a 加杠 onto his pung
+    of t, 2 a 补 onto his special kong of ``kind``."""
+    if a == 2:
+        return tab.conc[s].copy(), _with_bu(tab.melds[s], kind, t), kind
+    c = tab.conc[s].copy()
+    c[t] += 1  # (as if drawn: then the kong of a drawn tile)
+    return _kong_after(tab, s, TL.EV_ANKONG if a == 0 else TL.EV_JIAGANG, t, c)
+
+
+def _bao_kong_name(t, a) -> str:
+    return f"{BAO_KONG} {'补' if a == 2 else KONG} {T.tile_name(t)}"
+
+
+def _offered_bao_kong(rec: HandRecord, i: int, s: int, v: Variant) -> list:
+    """The 用宝 kong the table offers seat s right before event i: [(a, meld kind or None)]."""
+    return [(BAO_KONG_KINDS.index(x["kong"]), _meld_kind(x["onto"]) if "onto" in x else None)
+            for _g, x in _offered(rec, i, s, v, ("bao_kong",))]  # fmt: skip
+
+
+def _bao_kong(tab: _Table, s, i, offers, chosen, valuer: Valuer, add):
+    """用宝 or not, at the declared seat's look: the 用宝 kong of ``offers`` [(a, meld kind)]
+    (the bao tile b into the kong; a new bao is rolled and looked at at once, so it is unknown
+    with 对宝 possible before his draw, which is the kong's replacement; plus its kong money)
+    against drawing as usual, his locked hand with the bao b known. His draws are the same
+    either way: this turn's (from the head, or the tail after an earlier 用宝) and the rest."""
+    if not offers:
+        return
+    b = tab.bao_seen[s]
+    tab.bao_seen[s] = None  # (odds takes a known bao out of the pool; taken, it is his)
+    vis = tab.visible(s)
+    tab.bao_seen[s] = b
+    d = tab.draws_left(s, (s + 1) % 4) + 1 if tab.bao_konged[s] else tab.draws_left(s, s)
+    dealer = s == tab.dealer
+    tiles = tab.hand_text(s)
+    values = {NO_BAO_KONG: valuer.values(tiles, vis, d, dealer, declare=True,
+                                         bao=T.tile_name(b))[None]}  # fmt: skip
+    for a, kind in offers:
+        c2, melds, kind = _bao_kong_after(tab, s, b, a, kind)
+        after = tab.hand_text(s, c2, melds)
+        money = (_special_money(valuer.v, after, kind, True) if a == 2
+                 else _kong_money(valuer.v, kind, b))  # fmt: skip
+        value = valuer.values(after, vis, d, dealer, declare=True, bao="unknown")[None]
+        values[_bao_kong_name(b, a)] = _plus(value, money)
+    add(s, i, "kong", tiles, vis, d, chosen, values)
+
+
 def _meld_kind(name: str) -> int:
     """The meld kind a legal action names (``actions.MELD_NAMES``)."""
     from .actions import MELD_NAMES
@@ -916,10 +974,10 @@ def _offered_specials(rec: HandRecord, i: int, s: int, v: Variant) -> list:
     return out
 
 
-def _kong_after(tab: _Table, s, k, t):
+def _kong_after(tab: _Table, s, k, t, c=None):
     """(concealed counts, melds, meld kind) of seat s after a 暗杠 (k EV_ANKONG) of t or a 加杠
-    (EV_JIAGANG) of t onto his pung."""
-    c = tab.conc[s].copy()
+    (EV_JIAGANG) of t onto his pung (``c``: his concealed counts, if not the table's)."""
+    c = tab.conc[s].copy() if c is None else c.copy()
     if k == TL.EV_ANKONG:
         c[t] -= 4
         return c, [*tab.melds[s], (L.MELD_ANKONG, (t, t, t, t))], L.MELD_ANKONG

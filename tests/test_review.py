@@ -685,7 +685,7 @@ def test_a_bu_robbed_by_pung_leaves_the_robbed_hand_without_its_tile():
     assert d.tiles == "56m14p3459s345z[9m9p9s]" and d.chosen == "5m"
 
 
-@pytest.mark.parametrize("preset", ["default", "mil2024", "quanbao", "piaoding"])
+@pytest.mark.parametrize("preset", ["default", "mil2024", "quanbao", "piaoding", "bao_kong"])
 def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
     # every event of simulated hands: the hands, melds and ponds the review follows are the
     # engine's own after that event (its position, replayed by the referee's engine), and the
@@ -695,10 +695,17 @@ def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
     from ccmj_cli.simulate import table_params
 
     log = tmp_path / "game.log"
+    rules = ["--preset", preset]
+    if preset == "bao_kong":  # (a room with 用宝: these 25 hands hold two of its kongs)
+        room = tmp_path / "bao_kong.yaml"
+        room.write_text("extends: default\nbao_kong: true\n", encoding="utf-8")
+        rules, preset = ["--rules", str(room)], str(room)
     r = CliRunner().invoke(app, ["simulate", "-n", "25", "--seed", "8", "--no-progress",
-                                 "--preset", preset, "--log", str(log)])  # fmt: skip
+                                 *rules, "--log", str(log)])  # fmt: skip
     assert r.exit_code == 0, r.output
     v = load_variant(preset)
+    if rules[0] == "--rules":
+        assert sum(e[0] == TL.EV_BAO_KONG for rec in RV.read_record(log) for e in rec.events) == 2
     compared = 0
 
     def same(rec, i, tab):
@@ -839,3 +846,58 @@ def test_a_rob_pung_is_graded_as_a_claim():
     c = odds("237m25p5677s16z[999m]", visible="9m89p9s2225z", draws=16,
              rules=v).results  # fmt: skip
     assert d.values["pung 9m"].p_win == max(r.exact.p_win for r in c)
+
+
+def _bao_kong_record(tmp_path, made: bool):
+    """E declares on 111m456p789s2355s (waits 1s 4s) and looks at the bao 1m: under bao_kong he
+    may take it out of the wall for a 暗杠 [1111m] (his waits stay). ``made``: he does (a new
+    bao 9m, his look, his replacement draw 2p); else he draws 2p. Both thrown."""
+    room = tmp_path / "room.yaml"
+    room.write_text("extends: default\nbao_kong: true\n", encoding="utf-8")
+    turn = ("E baokong 1m\nbao 9m by E dice 1 1\nE look 9m\nE tail 2p\n" if made
+            else "E draw 2p\n")  # fmt: skip
+    p = tmp_path / ("made.txt" if made else "not.txt")
+    p.write_text(f"rules {room}\ndealer E\ndeal E 111m456p789s2355s7z\ndeal S 2233445566778m\n"
+                 "deal W 1122334455667p\ndeal N 999s1122334466z\nE discard 7z\nE declare\n"
+                 "S draw 8m\nS discard 8m\nW draw 9p\nW discard 9p\nN draw 5z\nN discard 5z\n"
+                 f"bao 1m by E dice 2 2\nE look 1m\n{turn}E discard 2p\n")  # fmt: skip
+    (rec,) = RV.read_record(p)
+    assert rec.problem is None, rec.problem
+    return rec, load_variant(str(room))
+
+
+def test_a_bao_kong_is_graded(tmp_path, monkeypatch):
+    # 用宝 or not at E's look, with one draw left (the horizon cut to 3 head draws: E draws
+    # next, the fourth after his). His 13 tiles, the ponds 8m 9p 5z 7z and the bao leave
+    # 136 - 13 - 4 - 1 = 118 unseen.
+    # - no 用宝: the bao 1m is dead (his three and itself): he wins on a 1s or 4s, 8/118.
+    # - 用宝 暗杠 1m: the bao is his, the 118 unseen hold the new one, rolled and looked at
+    #   at once: a 1s or 4s is 对宝 (8/118); else a bao of kind k (c_k copies unseen) leaves
+    #   8 waits and c_k - 1 摸宝 copies among 117 for his replacement draw. Over the 110 other
+    #   tiles that is (7 * 110 + sum of c_k^2) / (117 * 118); the c_k^2 of the kinds not
+    #   waited on sum to 400 (m 121, p 116, s 65, z 98): 8/118 + 1170/13806 = 2106/13806.
+    #   Its payment adds the 暗杠's money, 2 from each other seat.
+    monkeypatch.setattr(RV._Table, "head_left", lambda self: 3)
+    rec, v = _bao_kong_record(tmp_path, made=True)
+    ds, _ = grade(rec, rules=v)
+    (d,) = [x for x in ds if x.kind == "kong"]
+    assert d.chosen == "用宝 kong 1m" == d.best and d.draws == 1
+    assert d.tiles == "111m456p2355789s" and d.visible == "8m9p57z"
+    assert set(d.values) == {RV.NO_BAO_KONG, "用宝 kong 1m"}
+    assert d.values[RV.NO_BAO_KONG].p_win == pytest.approx(8 / 118)
+    assert d.values["用宝 kong 1m"].p_win == pytest.approx(2106 / 13806)
+    # each value is ccmj odds of its locked hand (E deals), the 用宝 one with its kong money
+    a = odds("111m456p2355789s", visible="8m9p57z", draws=1, declare=True, bao="1m",
+             dealer=True, rules=v).results[0]  # fmt: skip
+    b = odds("456p2355789s(1111m)", visible="8m9p57z", draws=1, declare=True, bao="unknown",
+             dealer=True, rules=v).results[0]  # fmt: skip
+    assert d.values[RV.NO_BAO_KONG].expected_payment == pytest.approx(a.exact.expected_payment)
+    assert d.values["用宝 kong 1m"].expected_payment == pytest.approx(
+        b.exact.expected_payment + 3 * 2)  # (kong.an: 2 from each)
+    assert d.loss == {"p_win": 0.0, "expected_payment": 0.0}
+    # not made: the same decision and values, his the loss
+    rec, v = _bao_kong_record(tmp_path, made=False)
+    (n,) = [x for x in grade(rec, rules=v)[0] if x.kind == "kong"]
+    assert n.chosen == RV.NO_BAO_KONG and n.best == "用宝 kong 1m" and n.values == d.values
+    assert n.loss["p_win"] == pytest.approx(2106 / 13806 - 8 / 118)
+

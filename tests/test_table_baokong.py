@@ -265,3 +265,23 @@ def test_actions_offers_the_bao_kong(tmp_path):
     r = legal_actions(at_draw("46m456p789s99s555z", str(room)), explain=True)
     assert groups(r, "S") == {"draw": [{}]}
     assert forbidden(r, "S", "bao_kong") == [("1z", "no_such_kong")]
+
+
+def test_actions_names_the_special_kong_a_bao_kong_bu_goes_onto(tmp_path):
+    # S, declared on 46m456p789s11z (夹 5m) beside his 幺蛋 [1m1p1s], has seen the bao 1m: the
+    # 用宝 kong is a 补 onto that 幺蛋, and the action says so (`onto`), as a 补 does
+    from test_actions import groups, make
+
+    from ccmj_cli.actions import legal_actions
+
+    room = tmp_path / "room.yaml"
+    room.write_text("extends: default\nbao_kong: true\n", encoding="utf-8")
+    seats = {
+        "E": {"count": 13, "pond": ["1p"]},
+        "S": {"hand": "46m456p789s11z", "melds": ["[1m1p1s]"], "pond": ["2p"],
+              "declared": True, "looked": True},
+        "W": {"count": 13, "pond": ["3p"]}, "N": {"count": 13, "pond": ["4p"]},
+    }  # fmt: skip
+    bao = {"state": "rolled", "tile": "1m", "dice": 4}
+    r = legal_actions(make(seats, {"event": "to_draw", "seat": "S"}, str(room), bao=bao))
+    assert groups(r, "S")["bao_kong"] == [{"tile": "1m", "kong": "bu", "onto": "yaodan"}]

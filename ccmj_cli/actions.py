@@ -227,18 +227,21 @@ def legal_actions(position: Position | dict | str, seat: str | int | None = None
 
 
 def claim_options(variant, dealer: int, seat: int, hand, melds, tile: int, discarder: int,
-                  left: int, tail_draws: int, kongs: int) -> list[tuple[int, int]]:  # fmt: skip
+                  left: int, tail_draws: int, kongs: int,
+                  declared: bool = False) -> list[tuple[int, int]]:  # fmt: skip
     """The claims (碰, each 吃, 明杠) ``seat`` may make on the discard ``tile`` of
     ``discarder``, as the table's claim phase allows them: [(meld kind, first tile)]. ``hand``
     (uint8[34]) and ``melds`` ([(kind, tiles)]) are his; the other seats' tiles are unknown;
-    the wall has ``left`` tiles after ``tail_draws`` replacement draws and ``kongs`` kongs."""
+    the wall has ``left`` tiles after ``tail_draws`` replacement draws and ``kongs`` kongs.
+    ``declared``: his hand is locked (only a 明杠 that keeps his waits)."""
     from .position import SeatPos
 
     seats = []
     for s in range(4):
         if s == seat:
             ms = [(T.Meld(k, tuple(int(x) for x in ts)), -1) for k, ts in melds]
-            seats.append(SeatPos(np.asarray(hand, np.uint8), int(np.sum(hand)), ms, []))
+            seats.append(SeatPos(np.asarray(hand, np.uint8), int(np.sum(hand)), ms, [],
+                                 declared=declared))  # fmt: skip
         else:
             seats.append(SeatPos(None, 13, [], []))
     p = Position(variant, dealer, seats, left, tail_draws, kongs, "none", -1, 0, 0, False,

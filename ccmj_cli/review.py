@@ -16,7 +16,8 @@ makes, so the numbers are the same engine's:
 
 - discard: the 14-tile hand, every discard;
 - claim (碰, each 吃, 明杠) or pass: the hand after the meld (its best discard; a 明杠
-  with its replacement draw) vs the 13-tile hand with the tile gone;
+  with its replacement draw) vs the 13-tile hand with the tile gone (a declared seat: a 明杠
+  that keeps his waits, both hands locked);
 - kong (暗杠, 加杠, a special kong laid, 补): the hand after the kong with the replacement
   draw (a 3-tile special kong takes none: its best discard) vs the 14-tile hand's best discard;
 - bao_change (换宝 under bao_change optional, the declared seat's choice): the locked hand
@@ -374,9 +375,10 @@ class _Table:
         parts += [T.laid_meld_text(k, ts) for k, ts in melds]  # ([*111s]: a 三幺鸡)
         return "".join(parts)
 
-    def visible(self, s: int, extra: int = -1, taken: int = -1) -> str:
+    def visible(self, s: int, extra: int = -1, taken: int = -1, bao: bool = True) -> str:
         """What seat s has seen; ``extra`` a tile more (a discard about to reach the pond),
-        ``taken`` a pond tile less (the discard he claims)."""
+        ``taken`` a pond tile less (the discard he claims); ``bao`` False: without the bao
+        he looked at (``ccmj odds`` takes a known bao out of the pool itself: ``bao_arg``)."""
         vis = self.pond.copy()
         if taken >= 0:
             vis[taken] -= 1
@@ -387,7 +389,7 @@ class _Table:
                 if T.is_public_meld(k, len(ts)):
                     for t in ts:
                         vis[t] += 1
-        if self.bao_seen[s] is not None:
+        if bao and self.bao_seen[s] is not None:
             vis[self.bao_seen[s]] += 1
         if extra >= 0:
             vis[extra] += 1
@@ -397,6 +399,13 @@ class _Table:
                 own[t] += 1
         vis = np.minimum(vis, 4 - own)  # (a tile can never be seen more often than it exists)
         return T.format_tiles(vis.astype(np.uint8)) if vis.sum() else ""
+
+    def bao_arg(self, s: int) -> str:
+        """The bao as seat s knows it, as ``ccmj odds --bao`` takes it: the tile he looked at,
+        unknown (not looked yet), or none (no tile can be one)."""
+        if self.no_bao:
+            return "none"
+        return "unknown" if self.bao_seen[s] is None else T.tile_name(self.bao_seen[s])
 
     def public(self, t: int) -> int:
         """Copies of t in the ponds and the exposed melds (not in concealed kongs)."""
@@ -433,7 +442,7 @@ def _claim_choices(tab: _Table, s: int, t: int, discarder: int, rv, v: Variant):
     kongs = sum(1 for ms in tab.melds for k, _ts in ms if k not in (L.MELD_CHOW, L.MELD_PUNG))
     left = N_WALL - DEALT - tab.drawn
     opts = claim_options(v, tab.dealer, s, tab.conc[s].astype(np.uint8), tab.melds[s], t,
-                         discarder, left, tab.tail, kongs)  # fmt: skip
+                         discarder, left, tab.tail, kongs, tab.declared[s])  # fmt: skip
     out = {}
     c = tab.conc[s]
     for kind, lo in opts:
@@ -542,7 +551,7 @@ def _decisions_of_hand(rec: HandRecord, seats, valuer: Valuer, skipped: list,
                                                          TL.EV_WIN) else -1  # fmt: skip
             if nxt != TL.EV_WIN:
                 for o in seats:
-                    if o == s or tab.declared[o]:
+                    if o == s:
                         continue
                     if claimer >= 0 and claimer != o and ev[i + 1 + declares][0] != TL.EV_CHOW:
                         continue  # a 碰/杠 by another seat came first
@@ -765,9 +774,7 @@ def _bao_change(tab: _Table, s, b, i, valuer: Valuer, add, chosen: str):
     the tile b out of the wall. Returned, the bao is unknown again and b back among the
     unseen tiles."""
     tiles, vis = tab.hand_text(s), tab.visible(s)
-    seen, tab.bao_seen[s] = tab.bao_seen[s], None
-    back = tab.visible(s)
-    tab.bao_seen[s] = seen
+    back = tab.visible(s, bao=False)
     d = tab.draws_left(s, s)
     dealer = s == tab.dealer
     keep = valuer.values(tiles, vis, d, dealer, declare=True, bao="none")[None]
@@ -782,16 +789,18 @@ def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, a
     first = (discarder + 1) % 4
     d_pass = tab.draws_left(o, first)
     base = tab.hand_text(o)
-    vis = tab.visible(o)  # (the discard is in the pond)
+    locked = tab.declared[o]  # (a declared seat's locked hand: a 明杠 that keeps his waits)
+    lock = {"declare": locked, "bao": tab.bao_arg(o) if locked else "none"}
+    vis = tab.visible(o, bao=not locked)  # (the discard is in the pond)
     dealer = o == tab.dealer
-    values = {PASS: valuer.values(base, vis, d_pass, dealer)[None]}
+    values = {PASS: valuer.values(base, vis, d_pass, dealer, **lock)[None]}
     for name, (kind, c2, mt) in choices.items():
         melds = [*tab.melds[o], (kind, mt)]
         tiles = tab.hand_text(o, c2, melds)
-        vis2 = tab.visible(o, taken=t)  # the claimed tile is his now
+        vis2 = tab.visible(o, taken=t, bao=not locked)  # the claimed tile is his now
         if kind == L.MELD_KONG:  # the replacement draw, then his draws as the wall says
             d = tab.draws_left(o, (o + 1) % 4) + 1
-            values[name] = _plus(valuer.values(tiles, vis2, d, dealer)[None],
+            values[name] = _plus(valuer.values(tiles, vis2, d, dealer, **lock)[None],
                                  _kong_money(valuer.v, kind, t))
         else:
             d = tab.draws_left(o, (o + 1) % 4)
@@ -806,7 +815,7 @@ def _claim(tab: _Table, o, t, discarder, i, claimer, claim_ev, valuer: Valuer, a
         elif k == TL.EV_CHOW:
             chosen = f"chow {T.format_tiles([a, a + 1, a + 2])}"
     if len(values) > 1:
-        add(o, i, "claim", f"{base}+{T.tile_name(t)}", vis, d_pass, chosen, values)
+        add(o, i, "claim", f"{base}+{T.tile_name(t)}", tab.visible(o), d_pass, chosen, values)
 
 
 def _rob_pung(tab: _Table, o, t, konger, i, robbed: bool, valuer: Valuer, add):
@@ -857,11 +866,9 @@ def _declared_kong(tab: _Table, s, i, chosen, rec: HandRecord, valuer: Valuer, a
     offers = _offered(rec, i, s, valuer.v, ("ankong", "jiagang", "bu"))
     if not offers or tab.last_draw[s] < 0:
         return
-    seen, tab.bao_seen[s] = tab.bao_seen[s], None  # (odds takes the bao out of the pool)
     drawn = tab.last_draw[s]
-    vis, vis_thrown = tab.visible(s), tab.visible(s, drawn)
-    tab.bao_seen[s] = seen
-    bao = "none" if tab.no_bao else ("unknown" if seen is None else T.tile_name(seen))
+    vis, vis_thrown = tab.visible(s, bao=False), tab.visible(s, drawn, bao=False)
+    bao = tab.bao_arg(s)
     d = tab.draws_left(s, (s + 1) % 4)
     dealer = s == tab.dealer
 
@@ -918,14 +925,12 @@ def _bao_kong(tab: _Table, s, i, offers, chosen, valuer: Valuer, add):
     if not offers:
         return
     b = tab.bao_seen[s]
-    tab.bao_seen[s] = None  # (odds takes a known bao out of the pool; taken, it is his)
-    vis = tab.visible(s)
-    tab.bao_seen[s] = b
+    vis = tab.visible(s, bao=False)  # (taken, the bao is his)
     d = tab.draws_left(s, (s + 1) % 4) + 1 if tab.bao_konged[s] else tab.draws_left(s, s)
     dealer = s == tab.dealer
     tiles = tab.hand_text(s)
     values = {NO_BAO_KONG: valuer.values(tiles, vis, d, dealer, declare=True,
-                                         bao=T.tile_name(b))[None]}  # fmt: skip
+                                         bao=tab.bao_arg(s))[None]}  # fmt: skip
     for a, kind in offers:
         c2, melds, kind = _bao_kong_after(tab, s, b, a, kind)
         after = tab.hand_text(s, c2, melds)
@@ -933,7 +938,7 @@ def _bao_kong(tab: _Table, s, i, offers, chosen, valuer: Valuer, add):
                  else _kong_money(valuer.v, kind, b))  # fmt: skip
         value = valuer.values(after, vis, d, dealer, declare=True, bao="unknown")[None]
         values[_bao_kong_name(b, a)] = _plus(value, money)
-    add(s, i, "kong", tiles, vis, d, chosen, values)
+    add(s, i, "kong", tiles, tab.visible(s), d, chosen, values)
 
 
 def _meld_kind(name: str) -> int:

@@ -734,8 +734,8 @@ def test_the_review_follows_the_table_the_engine_plays(tmp_path, preset):
         if k == TL.EV_DISCARD and rec.events[i + 1][0] != TL.EV_DECLARE:
             # the claims the review weighs on a discard are those the table offers there
             acts = legal_actions(pos)["seats"]
-            for o in range(4):
-                if o == s or tab.declared[o]:
+            for o in range(4):  # (a declared seat's too: a 明杠 that keeps his waits)
+                if o == s:
                     continue
                 offered = acts.get(RV.SEATS[o], {})
                 table = sorted(
@@ -882,7 +882,7 @@ def test_a_bao_kong_is_graded(tmp_path, monkeypatch):
     ds, _ = grade(rec, rules=v)
     (d,) = [x for x in ds if x.kind == "kong"]
     assert d.chosen == "用宝 kong 1m" == d.best and d.draws == 1
-    assert d.tiles == "111m456p2355789s" and d.visible == "8m9p57z"
+    assert d.tiles == "111m456p2355789s" and d.visible == "18m9p57z"  # (the bao 1m seen)
     assert set(d.values) == {RV.NO_BAO_KONG, "用宝 kong 1m"}
     assert d.values[RV.NO_BAO_KONG].p_win == pytest.approx(8 / 118)
     assert d.values["用宝 kong 1m"].p_win == pytest.approx(2106 / 13806)
@@ -901,3 +901,49 @@ def test_a_bao_kong_is_graded(tmp_path, monkeypatch):
     assert n.chosen == RV.NO_BAO_KONG and n.best == "用宝 kong 1m" and n.values == d.values
     assert n.loss["p_win"] == pytest.approx(2106 / 13806 - 8 / 118)
 
+
+
+def _declared_claim_record(tmp_path, made: bool):
+    """E declares on 111m456p789s2355s (waits 1s 4s), looks at the bao 9m, draws and throws
+    2p; S discards the last 1m. E's locked hand may 明杠 it (his waits stay): ``made``, he
+    does (his tail draw 3p, thrown)."""
+    kong = "E kong 1m from S\nE tail 3p\nE discard 3p\n" if made else ""
+    p = tmp_path / ("made.txt" if made else "passed.txt")
+    p.write_text("rules default\ndealer E\ndeal E 111m456p789s2355s7z\ndeal S 2233445566778m\n"
+                 "deal W 1122334455667p\ndeal N 999s1122334466z\nE discard 7z\nE declare\n"
+                 "S draw 8m\nS discard 8m\nW draw 9p\nW discard 9p\nN draw 5z\nN discard 5z\n"
+                 "bao 9m by E dice 2 2\nE look 9m\nE draw 2p\nE discard 2p\nS draw 1m\n"
+                 f"S discard 1m\n{kong}")  # fmt: skip
+    (rec,) = RV.read_record(p)
+    assert rec.problem is None, rec.problem
+    return rec
+
+
+def test_a_declared_seats_kong_on_a_discard_is_graded(tmp_path, monkeypatch):
+    # S's 1m (event 13), the wall cut to 4 head draws: passing, W draws next and E gets
+    # one of them; the 明杠 gives him its replacement draw and then one of them as well. Both
+    # locked, the bao 9m known: each draw wins on a 1s or 4s (8) or 摸宝 on a 9m (3 besides
+    # the bao), 11 of 136 - 13 held - 6 seen (7z 8m 9p 5z 2p 1m) - the bao = 116 (the kong:
+    # 14 held, the 1m no longer in a pond: 116 too). Pass: 11/116; kong: 11/116 +
+    # 105/116 * 11/115 (a tile drawn and thrown leaves the pool) = 2420/13340.
+    monkeypatch.setattr(RV._Table, "head_left", lambda self: 4)
+    ds, _ = grade(_declared_claim_record(tmp_path, made=False))
+    (d,) = [x for x in ds if x.kind == "claim"]
+    assert d.event == 13 and d.chosen == RV.PASS and d.best == "kong 1m"
+    assert set(d.values) == {RV.PASS, "kong 1m"}  # (no 碰: his hand is locked)
+    assert d.tiles == "111m456p2355789s+1m" and d.visible == "189m29p57z" and d.draws == 1
+    assert d.values[RV.PASS].p_win == pytest.approx(11 / 116)
+    assert d.values["kong 1m"].p_win == pytest.approx(2420 / 13340)
+    # each value is ccmj odds of the locked hand (E deals), the kong's with its money
+    v = load_variant(None)
+    a = odds("111m456p2355789s", visible="1m8m9p57z2p", draws=1, declare=True, bao="9m",
+             dealer=True, rules=v).results[0]  # fmt: skip
+    b = odds("456p2355789s[1111m]", visible="8m9p57z2p", draws=2, declare=True, bao="9m",
+             dealer=True, rules=v).results[0]  # fmt: skip
+    assert d.values[RV.PASS].expected_payment == pytest.approx(a.exact.expected_payment)
+    assert d.values["kong 1m"].expected_payment == pytest.approx(
+        b.exact.expected_payment + 3 * 1)  # (kong.ming: 1 from each)
+    # made: the same decision, no loss
+    (m,) = [x for x in grade(_declared_claim_record(tmp_path, made=True))[0]
+            if x.kind == "claim"]  # fmt: skip
+    assert m.chosen == "kong 1m" and m.values == d.values and m.loss["p_win"] == 0

@@ -77,7 +77,43 @@ TABLE_TESTS = ("tests/test_table_rules19.py",)
 BAO_KONG_TESTS = ("tests/test_table_baokong.py",)
 DADAN_TESTS = ("tests/test_dadan_laid.py",)
 EXPERT_TESTS = ("tests/test_expert.py",)
+REVIEW = "ccmj_cli/review.py"
+BAO_KONG_REVIEW = ("tests/test_review.py::test_a_bao_kong_is_graded",)
+DECLARED_CLAIM_REVIEW = ("tests/test_review.py::test_a_declared_seats_kong_on_a_discard_is_graded",)
 MUTANTS = (
+    # --- the review's 用宝 and declared-seat claims: caught by their hand-worked tests
+    Mutant(
+        "review_bao_kong_without_money",
+        REVIEW,
+        "        values[_bao_kong_name(b, a)] = _plus(value, money)",
+        "        values[_bao_kong_name(b, a)] = value",
+        "review: a 用宝 kong's value leaves out its kong money",
+        BAO_KONG_REVIEW,
+    ),
+    Mutant(
+        "review_bao_kong_keeps_the_bao",
+        REVIEW,
+        '        value = valuer.values(after, vis, d, dealer, declare=True, bao="unknown")[None]',
+        "        value = valuer.values(after, vis, d, dealer, declare=True, bao=tab.bao_arg(s))[None]",
+        "review: after a 用宝 kong the old bao is still taken to be the bao (no new one)",
+        BAO_KONG_REVIEW,
+    ),
+    Mutant(
+        "review_declared_claims_skipped",
+        REVIEW,
+        "                for o in seats:\n                    if o == s:\n",
+        "                for o in seats:\n                    if o == s or tab.declared[o]:\n",
+        "review: a declared seat's 明杠 on a discard is never graded",
+        DECLARED_CLAIM_REVIEW,
+    ),
+    Mutant(
+        "review_declared_claim_unlocked",
+        REVIEW,
+        '    lock = {"declare": locked, "bao": tab.bao_arg(o) if locked else "none"}',
+        '    lock = {"declare": False, "bao": "none"}',
+        "review: a declared seat's claim is valued as if his hand were free (no bao)",
+        DECLARED_CLAIM_REVIEW,
+    ),
     # --- the four of the mutation run that found the holes (issue 15)
     Mutant(
         "batch_ignores_declared",

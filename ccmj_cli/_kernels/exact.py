@@ -141,17 +141,10 @@ def _extra(c, c_ref):
 
 
 @njit(cache=True, inline="always")  # (inlined: no reference counting of its arrays per call)
-def _state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm, states, s_c,
-           s_lm, n_s):  # fmt: skip
-    """The state of hand ``c`` (its key (ka, kb) = _key2(c), distance d, x new tiles), added if
-    new. Returns (row, sk, sv, sm, states, s_c, s_lm, n_s)."""
-    si = HT.get(sk, sv, sm, ka, kb, 0, 0)
-    if si >= 0:
-        return si, sk, sv, sm, states, s_c, s_lm, n_s
-    if n_s >= states.shape[0]:
-        states = _grow(states, n_s + 1)
-        s_c = _grow(s_c, n_s + 1)
-        s_lm = _grow(s_lm, n_s + 1)
+def _new_state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm, states,
+               s_c, s_lm, n_s):  # fmt: skip
+    """Add the state of hand ``c`` (its key (ka, kb) = _key2(c), not in the graph yet,
+    distance d, x new tiles) in row n_s, the arrays having room for it (``_reserve``)."""
     for i in range(N_KINDS):
         s_c[n_s, i] = c[i]
         own[i] = c[i] + meld_own[i]
@@ -167,14 +160,21 @@ def _state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv, sm
     states[n_s, S_TEN] = 1 if n_live > 0 else 0
     states[n_s, S_LOCK] = 1 if declare == 1 and n_live > 0 and may_declare(own, rv) else 0
     s_lm[n_s] = lm
-    sk, sv, sm = HT.put(sk, sv, sm, ka, kb, 0, 0, n_s)
-    return n_s, sk, sv, sm, states, s_c, s_lm, n_s + 1
+    HT.insert(sk, sv, sm, ka, kb, 0, 0, n_s)
 
 
 @njit(cache=True, inline="always")
 def _memo_arrays(memo, mk):
     """The legal-distance memo's arrays that ``LG.mcontext_made`` / ``LG.mdraw_made`` read."""
     return memo[0], memo[1], memo[2], memo[3], mk[0], mk[1], mk[2]
+
+
+# What one state's expansion can add at most: a state per (draw, discard), an edge per draw,
+# per draw its successors and the thrown draw. Room for it is made before the expansion, so
+# that no array is replaced inside the hot loops: Numba counts references to an array variable
+# that a loop may rebind at every pass, and that counting was most of the build's time.
+MAX_NEW_STATES = N_KINDS * 14
+MAX_NEW_SUCC = N_KINDS * 15
 
 
 @njit(cache=True, nogil=True)
@@ -185,7 +185,11 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     ``base[t]``: 4 - visible - meld copies. ``memo``, ``mk``: the legal-distance memo
     (LG.new_memo(rv)) and its masks (LG.new_masks()), kept by the caller from one build to the
     next (the suit rows are most of the work). Returns (status, roots, states, s_c, edges,
-    succ, memo, mk); ``stop``: int64[1], set it to stop early (status STOPPED)."""
+    succ, memo, mk); ``stop``: int64[1], set it to stop early (status STOPPED).
+
+    Each state is expanded in two steps: ``_draw_rows`` (or ``_draw_rows_qidui``) finds the
+    draws worth keeping and each one's discard distances, from the memo (filled by
+    ``_fill_rows`` where it lacks a row); ``_expand`` then adds the edges and successors."""
     sk, sv, sm = HT.new(4096)
     states = np.zeros((1024, S_COLS), np.int64)
     s_c = np.zeros((1024, N_KINDS), np.uint8)
@@ -199,11 +203,11 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     c = np.zeros(N_KINDS, np.uint8)
     own = np.zeros(N_KINDS, np.uint8)
     wbuf = np.zeros((N_KINDS, W_COLS), np.int64)
-    rd = np.zeros(RD_LEN, np.int64)
-    items = np.zeros(N_FAN, np.int64)
-    fan = np.zeros(N_SEATS, np.int64)
-    pay = np.zeros(N_SEATS, np.int64)
-    dists = np.zeros(N_KINDS, np.int64)
+    pays = (np.zeros(RD_LEN, np.int64), np.zeros(N_FAN, np.int64), np.zeros(N_SEATS, np.int64),
+            np.zeros(N_SEATS, np.int64))  # (_payment's scratch: rd, items, fan, pay)
+    keep = np.zeros(N_KINDS, np.int64)  # per draw: kept (1), or not (0)
+    dtab = np.zeros((N_KINDS, N_KINDS), np.int64)  # per kept draw: each discard's distance
+    need = np.zeros(N_KINDS, np.int64)  # per draw: its memo row is missing
     d14 = np.zeros(N_KINDS, np.int64)
     wk, wv, wm = HT.new(4096)  # 14-tile hand -> its row of discard distances in w14
     w14 = np.zeros((1024, N_KINDS), np.int64)
@@ -213,8 +217,6 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     # (LG.mcontext / LG.mdraw); with 七对 the per-neighbour kernels (adds / swaps)
     masked = not (rv[RV_QIDUI] and ms[MS_SETS] == 0)
     mcx = LG.new_mcontext()
-    nd_mask = np.int64(0)
-    # the memo's arrays, for the hot path's calls (refreshed when a slow call grows them)
     hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
 
     for r in range(roots_c.shape[0]):
@@ -222,154 +224,251 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
             c[i] = roots_c[r, i]
         d, memo = LG.distance(c, ms, rv, memo)
         ka, kb = _key2(c)
-        roots[r], sk, sv, sm, states, s_c, s_lm, n_s = _state(
-            c, ka, kb, d, _extra(c, c_ref), ms, meld_own, rv, tb, declare, own, wbuf, sk, sv,
-            sm, states, s_c, s_lm, n_s)  # fmt: skip
+        si = HT.get(sk, sv, sm, ka, kb, 0, 0)
+        if si < 0:
+            states, s_c, s_lm = _reserve(states, s_c, s_lm, n_s + 1)
+            sk, sv, sm = HT.reserve(sk, sv, sm, 1)
+            _new_state(c, ka, kb, d, _extra(c, c_ref), ms, meld_own, rv, tb, declare, own, wbuf,
+                       sk, sv, sm, states, s_c, s_lm, n_s)  # fmt: skip
+            si = n_s
+            n_s += 1
+        roots[r] = si
+    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
 
-    status = OK
     s = 0
-    while s < n_s:  # breadth first: the edges of state s
+    ready = -1  # (with 七对: the state whose draw rows are made)
+    while True:  # breadth first, in runs of states that need nothing from here
+        status, s, n_s, n_e, n_q = _run(
+            s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, stop, masked,
+            ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk,
+            hv, hm, rows, flag, rmk, ndk, sk, sv, sm, states, s_c, s_lm, edges, succ)  # fmt: skip
+        if status == _ROOM:  # (room for a state's expansion at most, doubling)
+            states, s_c, s_lm = _reserve(states, s_c, s_lm, n_s + MAX_NEW_STATES)
+            sk, sv, sm = HT.reserve(sk, sv, sm, MAX_NEW_STATES)
+            edges = _grow(edges, n_e + N_KINDS)
+            succ = _grow(succ, n_q + MAX_NEW_SUCC)
+        elif status == _ROWS and masked:  # (c: state s's hand; need: the rows it lacks)
+            memo, mk = _fill_rows(c, ms, rv, memo, mk, mcx, need)
+            hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
+        elif status == _ROWS:
+            memo, wk, wv, wm, w14, n_w = _draw_rows_qidui(
+                c, states[s], c_ref, base, limit, n_draws, ms, rv, memo, cx, d14, wk, wv, wm,
+                w14, n_w, keep, dtab)  # fmt: skip
+            hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
+            ready = s
+        else:
+            break
+    return status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk
+
+
+@njit(cache=True)
+def _reserve(states, s_c, s_lm, n):
+    """The state arrays with room for n states."""
+    return _grow(states, n), _grow(s_c, n), _grow(s_lm, n)
+
+
+_ROOM = 3  # (_run: an array lacks room for the next state's expansion)
+_ROWS = 4  # (_run: the next state's draw rows are to be made)
+
+
+@njit(cache=True)
+def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, stop, masked, ms,
+         meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk, hv, hm,
+         rows, flag, rmk, ndk, sk, sv, sm, states, s_c, s_lm, edges, succ):  # fmt: skip
+    """Expand states from s on, in order, while the arrays have room and the memo the rows
+    (no array is replaced here: see MAX_NEW_STATES). Returns (status, s, n_s, n_e, n_q):
+    OK (every state expanded), TOO_BIG, STOPPED, _ROOM or _ROWS (state s not expanded yet;
+    with 七对 its rows are made outside, in ``keep``/``dtab`` when s == ``ready``)."""
+    while s < n_s:
         if stop[0]:
-            status = STOPPED
-            break
+            return STOPPED, s, n_s, n_e, n_q
         if n_s > max_states:
-            status = TOO_BIG
-            break
-        lock = states[s, S_LOCK] == 1
-        lm = s_lm[s]
-        d = states[s, S_DIST]
-        edge_state = states[s, S_X] + d >= limit  # on the region's edge: progress only
-        states[s, S_E0] = n_e
-        have_cx = False
-        have_sw = False
+            return TOO_BIG, s, n_s, n_e, n_q
+        if (n_s + MAX_NEW_STATES > states.shape[0] or 2 * (sm[0] + MAX_NEW_STATES) > sm[1] + 1
+                or n_e + N_KINDS > edges.shape[0] or n_q + MAX_NEW_SUCC > succ.shape[0]):
+            return _ROOM, s, n_s, n_e, n_q  # fmt: skip
         for i in range(N_KINDS):
-            c[i] = s_c[s, i]  # (each draw below puts c back as it was)
-        for t in range(N_KINDS):
-            w = base[t] - int(c[t])
-            if w <= 0:
-                continue
-            if lm >> t & 1:
-                for i in range(N_KINDS):
-                    own[i] = c[i] + meld_own[i]
-                win, amount, jia, piao = _payment(c, t, ms, own, rv, tb, dealer, rd, items, fan,
-                                                  pay)  # fmt: skip
-                if win:
-                    if n_e >= edges.shape[0]:
-                        edges = _grow(edges, n_e + 1)
-                    edges[n_e, E_KIND] = t
-                    edges[n_e, E_W] = w
-                    edges[n_e, E_TYPE] = E_WIN
-                    edges[n_e, E_PAY] = amount
-                    edges[n_e, E_JIA] = jia
-                    edges[n_e, E_PIAO] = piao
-                    edges[n_e, E_Q0] = n_q
-                    edges[n_e, E_Q1] = n_q
-                    n_e += 1
-                    continue
-            if lock:
-                continue  # (drawn and thrown: the state stays)
-            if not have_cx:
-                if masked:
-                    found, _, nd_mask = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows,
-                                                         flag, rmk, ndk)  # fmt: skip
-                    if not found:
-                        _, nd_mask, memo, mk = LG.mcontext(c, ms, rv, memo, mk, mcx)
-                        hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
-                else:
-                    memo = LG.context(c, ms, rv, memo, cx)
-                    memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
-                have_cx = True
-                have_sw = True
-            if masked:
-                d14[t] = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
-            # a discard leaves at least the 14 tiles' distance, and removes at most one new
-            # tile: skip the draw when no discard but the drawn tile can stay in the region
-            x14 = states[s, S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
-            if edge_state and d14[t] >= d:
-                continue
-            if x14 - 1 + d14[t] > limit or d14[t] > n_draws:
-                continue
-            # each discard's legal distance, once per 14-tile hand (many states share one)
-            if masked:
-                found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
-                if not found:
-                    dd, rm, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
-                    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
-                c[t] += 1
-                for i in range(N_KINDS):
-                    if c[i] == 0 or dd >= LG.INF:
-                        dists[i] = LG.INF
-                    else:
-                        dists[i] = dd + 1 - (rm >> i & 1)
-                c[t] -= 1
-                row = 0
-                ka = 0
-                kb = 0
+            c[i] = s_c[s, i]
+        if states[s, S_LOCK] == 1:
+            keep[:] = 0  # (a locked hand keeps no draw: it wins or throws it)
+        elif masked:
+            if not _draw_rows(c, states[s], c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm,
+                              rows, flag, rmk, ndk, keep, dtab, need):  # fmt: skip
+                return _ROWS, s, n_s, n_e, n_q
+        elif s != ready:
+            return _ROWS, s, n_s, n_e, n_q
+        n_s, n_e, n_q = _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare,
+                                dealer, own, wbuf, pays, keep, dtab, sk, sv, sm, states, s_c,
+                                s_lm, n_s, edges, n_e, succ, n_q)  # fmt: skip
+        s += 1
+    return OK, s, n_s, n_e, n_q
+
+
+@njit(cache=True, inline="always")
+def _prune(c, t, st, c_ref, d14t, limit, n_draws):
+    """Is the draw t of the state ``st`` (its row) one no discard can keep in the region? A
+    discard leaves at least the 14 tiles' distance d14t and removes at most one new tile; a
+    state on the region's edge (x + d = limit) makes only progress."""
+    d = st[S_DIST]
+    if st[S_X] + d >= limit and d14t >= d:
+        return True
+    x14 = st[S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
+    return x14 - 1 + d14t > limit or d14t > n_draws
+
+
+@njit(cache=True, inline="always")
+def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows, flag, rmk,
+               ndk, keep, dtab, need):  # fmt: skip
+    """Standard forms: keep[t] = 1 for each draw t of the state ``st`` (hand c) that a discard
+    can keep in the region, with dtab[t, x] = the distance discarding x leaves (INF for a tile
+    not held); from the memo alone. False when it lacks a row: then need[t] = 1 for each draw
+    whose row is missing (all zero: the hand's own rows), for ``_fill_rows``."""
+    found, _, nd_mask = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+    need[:] = 0
+    if not found:
+        return False
+    d = st[S_DIST]
+    ok = True
+    for t in range(N_KINDS):
+        keep[t] = 0
+        if base[t] - int(c[t]) <= 0:
+            continue
+        d14t = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
+        if _prune(c, t, st, c_ref, d14t, limit, n_draws):
+            continue
+        found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+        if not found:
+            need[t] = 1
+            ok = False
+            continue
+        keep[t] = 1
+        c[t] += 1
+        for i in range(N_KINDS):
+            if c[i] == 0 or dd >= LG.INF:
+                dtab[t, i] = LG.INF
             else:
-                c[t] += 1
-                ka, kb = _key2(c)
-                c[t] -= 1
-                row = HT.get(wk, wv, wm, ka, kb, 0, 0)
-            if masked:
-                pass
-            elif row < 0:
-                if not have_sw:
-                    memo = LG.context(c, ms, rv, memo, cx)
-                    have_sw = True
-                memo = LG.swaps(c, ms, rv, memo, cx, t, dists)
-                row = n_w
-                if n_w >= w14.shape[0]:
-                    w14 = _grow(w14, n_w + 1)
-                for i in range(N_KINDS):
-                    w14[n_w, i] = dists[i]
-                wk, wv, wm = HT.put(wk, wv, wm, ka, kb, 0, 0, n_w)
-                n_w += 1
-            else:
-                for i in range(N_KINDS):
-                    dists[i] = w14[row, i]
-            c[t] += 1
-            ka14, kb14 = _key2(c)
-            q0 = n_q
-            for x in range(N_KINDS):
-                if x == t or c[x] == 0 or dists[x] > n_draws:
-                    continue
-                if edge_state and dists[x] >= d:
-                    continue
-                x2 = x14 - (1 if c[x] > c_ref[x] else 0)
-                if x2 + dists[x] > limit:
-                    continue
-                c[x] -= 1
-                if n_q == q0:  # the first successor: throwing the drawn tile (the state)
-                    if n_q >= succ.shape[0]:
-                        succ = _grow(succ, n_q + 1)
-                    succ[n_q, Q_STATE] = s
-                    succ[n_q, Q_TILE] = t
-                    n_q += 1
-                ka, kb = _key_less(ka14, kb14, x)
-                q = HT.find(sk, sv, sm, ka, kb, 0, 0)
-                if q < 0:
-                    q, sk, sv, sm, states, s_c, s_lm, n_s = _state(
-                        c, ka, kb, dists[x], x2, ms, meld_own, rv, tb, declare, own, wbuf, sk,
-                        sv, sm, states, s_c, s_lm, n_s)  # fmt: skip
-                if n_q >= succ.shape[0]:
-                    succ = _grow(succ, n_q + 1)
-                succ[n_q, Q_STATE] = q
-                succ[n_q, Q_TILE] = x
-                n_q += 1
-                c[x] += 1
-            c[t] -= 1
-            if n_q > q0:
-                if n_e >= edges.shape[0]:
-                    edges = _grow(edges, n_e + 1)
+                dtab[t, i] = dd + 1 - (rm >> i & 1)
+        c[t] -= 1
+    return ok
+
+
+@njit(cache=True)
+def _fill_rows(c, ms, rv, memo, mk, mcx, need):
+    """Make the memo rows ``_draw_rows`` lacked for hand c: its own, and each draw t with
+    need[t]. Returns (memo, mk)."""
+    _, _, memo, mk = LG.mcontext(c, ms, rv, memo, mk, mcx)
+    for t in range(N_KINDS):
+        if need[t]:
+            _, _, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
+    return memo, mk
+
+
+@njit(cache=True)
+def _draw_rows_qidui(c, st, c_ref, base, limit, n_draws, ms, rv, memo, cx, d14, wk, wv, wm, w14,
+                     n_w, keep, dtab):  # fmt: skip
+    """``_draw_rows`` where 七对 counts (no melds): the per-neighbour kernels, each 14-tile
+    hand's discard distances kept in w14 (many states share one). Returns (memo, wk, wv, wm,
+    w14, n_w)."""
+    memo = LG.context(c, ms, rv, memo, cx)
+    memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
+    dists = np.zeros(N_KINDS, np.int64)
+    for t in range(N_KINDS):
+        keep[t] = 0
+        if base[t] - int(c[t]) <= 0 or _prune(c, t, st, c_ref, d14[t], limit, n_draws):
+            continue
+        keep[t] = 1
+        c[t] += 1
+        ka, kb = _key2(c)
+        c[t] -= 1
+        row = HT.get(wk, wv, wm, ka, kb, 0, 0)
+        if row < 0:
+            memo = LG.swaps(c, ms, rv, memo, cx, t, dists)
+            row = n_w
+            w14 = _grow(w14, n_w + 1)
+            for i in range(N_KINDS):
+                w14[n_w, i] = dists[i]
+            wk, wv, wm = HT.put(wk, wv, wm, ka, kb, 0, 0, n_w)
+            n_w += 1
+        for i in range(N_KINDS):
+            dtab[t, i] = w14[row, i]
+    return memo, wk, wv, wm, w14, n_w
+
+
+@njit(cache=True, inline="always")
+def _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare, dealer, own, wbuf,
+            pays, keep, dtab, sk, sv, sm, states, s_c, s_lm, n_s, edges, n_e, succ,
+            n_q):  # fmt: skip
+    """The edges of state s (hand c): a win edge per winning draw, a kept edge per draw of
+    ``keep`` with its successors (the drawn tile thrown first, then each discard that stays in
+    the region), new states added. The arrays have room for it all (``build``). Returns
+    (n_s, n_e, n_q)."""
+    rd, items, fan, pay = pays
+    lock = states[s, S_LOCK] == 1
+    lm = s_lm[s]
+    d = states[s, S_DIST]
+    edge_state = states[s, S_X] + d >= limit  # on the region's edge: progress only
+    states[s, S_E0] = n_e
+    for t in range(N_KINDS):
+        w = base[t] - int(c[t])
+        if w <= 0:
+            continue
+        if lm >> t & 1:
+            for i in range(N_KINDS):
+                own[i] = c[i] + meld_own[i]
+            win, amount, jia, piao = _payment(c, t, ms, own, rv, tb, dealer, rd, items, fan,
+                                              pay)  # fmt: skip
+            if win:
                 edges[n_e, E_KIND] = t
                 edges[n_e, E_W] = w
-                edges[n_e, E_TYPE] = E_KEEP
-                edges[n_e, E_Q0] = q0
+                edges[n_e, E_TYPE] = E_WIN
+                edges[n_e, E_PAY] = amount
+                edges[n_e, E_JIA] = jia
+                edges[n_e, E_PIAO] = piao
+                edges[n_e, E_Q0] = n_q
                 edges[n_e, E_Q1] = n_q
                 n_e += 1
-        states[s, S_E1] = n_e
-        s += 1
-    return status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk
+                continue
+        if lock or not keep[t]:
+            continue  # (drawn and thrown: the state stays)
+        x14 = states[s, S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
+        c[t] += 1
+        ka14, kb14 = _key2(c)
+        q0 = n_q
+        for x in range(N_KINDS):
+            dx = dtab[t, x]
+            if x == t or c[x] == 0 or dx > n_draws:
+                continue
+            if edge_state and dx >= d:
+                continue
+            x2 = x14 - (1 if c[x] > c_ref[x] else 0)
+            if x2 + dx > limit:
+                continue
+            c[x] -= 1
+            if n_q == q0:  # the first successor: throwing the drawn tile (the state)
+                succ[n_q, Q_STATE] = s
+                succ[n_q, Q_TILE] = t
+                n_q += 1
+            ka, kb = _key_less(ka14, kb14, x)
+            q = HT.find(sk, sv, sm, ka, kb, 0, 0)
+            if q < 0:
+                _new_state(c, ka, kb, dx, x2, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv,
+                           sm, states, s_c, s_lm, n_s)  # fmt: skip
+                q = n_s
+                n_s += 1
+            succ[n_q, Q_STATE] = q
+            succ[n_q, Q_TILE] = x
+            n_q += 1
+            c[x] += 1
+        c[t] -= 1
+        if n_q > q0:
+            edges[n_e, E_KIND] = t
+            edges[n_e, E_W] = w
+            edges[n_e, E_TYPE] = E_KEEP
+            edges[n_e, E_Q0] = q0
+            edges[n_e, E_Q1] = n_q
+            n_e += 1
+    states[s, S_E1] = n_e
+    return n_s, n_e, n_q
 
 
 @njit(cache=True, inline="always")

@@ -59,9 +59,10 @@ def get(keys, vals, meta, k0, k1, k2, k3):
     return vals[slot(keys, vals, meta, k0, k1, k2, k3)]
 
 
-@njit(cache=True)
-def put(keys, vals, meta, k0, k1, k2, k3, v):
-    """Store ``v`` (>= 0) for the key; returns (keys, vals, meta), grown when over half full."""
+@njit(cache=True, inline="always")
+def insert(keys, vals, meta, k0, k1, k2, k3, v):
+    """Store ``v`` (>= 0) for the key in a table with room for it (``reserve``): it never
+    grows, so a hot loop keeps its arrays (no new ones to count references to)."""
     i = slot(keys, vals, meta, k0, k1, k2, k3)
     if vals[i] < 0:
         meta[0] += 1
@@ -70,9 +71,10 @@ def put(keys, vals, meta, k0, k1, k2, k3, v):
     keys[i, 2] = k2
     keys[i, 3] = k3
     vals[i] = v
-    if 2 * meta[0] <= meta[1] + 1:
-        return keys, vals, meta
-    cap = 2 * (meta[1] + 1)
+
+
+@njit(cache=True)
+def _rehash(keys, vals, meta, cap):
     nk, nv, nm = new(cap)
     for j in range(meta[1] + 1):
         if vals[j] >= 0:
@@ -81,3 +83,24 @@ def put(keys, vals, meta, k0, k1, k2, k3, v):
             nv[s] = vals[j]
             nm[0] += 1
     return nk, nv, nm
+
+
+@njit(cache=True)
+def reserve(keys, vals, meta, n):
+    """(keys, vals, meta) with room for ``n`` more entries that ``insert`` keeps at most half
+    full (grown now when needed)."""
+    cap = meta[1] + 1
+    if 2 * (meta[0] + n) <= cap:
+        return keys, vals, meta
+    while 2 * (meta[0] + n) > cap:
+        cap *= 2
+    return _rehash(keys, vals, meta, cap)
+
+
+@njit(cache=True)
+def put(keys, vals, meta, k0, k1, k2, k3, v):
+    """Store ``v`` (>= 0) for the key; returns (keys, vals, meta), grown when over half full."""
+    insert(keys, vals, meta, k0, k1, k2, k3, v)
+    if 2 * meta[0] <= meta[1] + 1:
+        return keys, vals, meta
+    return _rehash(keys, vals, meta, 2 * (meta[1] + 1))

@@ -845,7 +845,7 @@ def mcontext(c, ms, rv, memo, mk, mcx):
     return d, nd, memo, mk
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     """``mcontext`` when the memo already holds the four groups' rows and masks (the memo's
     arrays passed one by one: the search's hot path builds no tuples). Returns (found,
@@ -912,7 +912,7 @@ def mdraw(t, rv, memo, mk, mcx):
     return d14, rm, memo, mk
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     """``mdraw`` when the memo already holds the drawn group's row and its rm masks: (found,
     d14, rm); found is False when it does not (then call ``mdraw``)."""

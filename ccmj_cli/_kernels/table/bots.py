@@ -695,7 +695,10 @@ def wants_mingkong(tab, ws, s, d, bots, rv, tb):
 # ------------------------------------------------------------------ scripted decisions (referee)
 @njit(cache=True)
 def _rec_tile_is(bots, g, t):
-    """The record's next event is on the tile t (or names no tile)."""
+    """The record's next event is on the tile t (or names no tile); False when the record has
+    no next event (its rows end there: nothing to read)."""
+    if g[G_NEV] >= g[G_NREC]:
+        return False
     x = rec_field(bots, g, 2)
     return x == t or x == ANY
 

@@ -394,10 +394,11 @@ def mobao_stands_for(hand, opts) -> int | None:
 
 def public_copies(bao: int, hand, visible) -> int:
     """Copies of the bao kind in public: ``visible`` counts (discards, other players' exposed
-    melds) plus the player's own exposed melds — "not concealed kongs, not tiles in a hand"."""
+    melds) plus the player's own exposed melds — "not concealed kongs, not tiles in a hand"
+    (a 大蛋 laid as three, ``(111p)``, lies face up: public)."""
     n = int(visible[bao])
     for m in hand.melds:
-        if m.name in EXPOSED:
+        if m.name in EXPOSED or (m.name == "concealed_kong" and len(m.tiles) == 3):
             n += sum(1 for t in m.tiles if t == bao)
     return n
 

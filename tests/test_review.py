@@ -848,6 +848,12 @@ def test_a_rob_pung_is_graded_as_a_claim():
     assert d.values["pung 9m"].p_win == max(r.exact.p_win for r in c)
 
 
+def _locked_odds(tiles, visible, draws, bao, rules):
+    """``ccmj odds`` of E's declared (locked) hand, E dealing."""
+    return odds(tiles, visible=visible, draws=draws, declare=True, bao=bao, dealer=True,
+                rules=rules).results[0]  # fmt: skip
+
+
 def _bao_kong_record(tmp_path, made: bool):
     """E declares on 111m456p789s2355s (waits 1s 4s) and looks at the bao 1m: under bao_kong he
     may take it out of the wall for a 暗杠 [1111m] (his waits stay). ``made``: he does (a new
@@ -887,10 +893,8 @@ def test_a_bao_kong_is_graded(tmp_path, monkeypatch):
     assert d.values[RV.NO_BAO_KONG].p_win == pytest.approx(8 / 118)
     assert d.values["用宝 kong 1m"].p_win == pytest.approx(2106 / 13806)
     # each value is ccmj odds of its locked hand (E deals), the 用宝 one with its kong money
-    a = odds("111m456p2355789s", visible="8m9p57z", draws=1, declare=True, bao="1m",
-             dealer=True, rules=v).results[0]  # fmt: skip
-    b = odds("456p2355789s(1111m)", visible="8m9p57z", draws=1, declare=True, bao="unknown",
-             dealer=True, rules=v).results[0]  # fmt: skip
+    a = _locked_odds("111m456p2355789s", "8m9p57z", 1, "1m", v)
+    b = _locked_odds("456p2355789s(1111m)", "8m9p57z", 1, "unknown", v)
     assert d.values[RV.NO_BAO_KONG].expected_payment == pytest.approx(a.exact.expected_payment)
     assert d.values["用宝 kong 1m"].expected_payment == pytest.approx(
         b.exact.expected_payment + 3 * 2)  # (kong.an: 2 from each)
@@ -936,10 +940,8 @@ def test_a_declared_seats_kong_on_a_discard_is_graded(tmp_path, monkeypatch):
     assert d.values["kong 1m"].p_win == pytest.approx(2420 / 13340)
     # each value is ccmj odds of the locked hand (E deals), the kong's with its money
     v = load_variant(None)
-    a = odds("111m456p2355789s", visible="1m8m9p57z2p", draws=1, declare=True, bao="9m",
-             dealer=True, rules=v).results[0]  # fmt: skip
-    b = odds("456p2355789s[1111m]", visible="8m9p57z2p", draws=2, declare=True, bao="9m",
-             dealer=True, rules=v).results[0]  # fmt: skip
+    a = _locked_odds("111m456p2355789s", "1m8m9p57z2p", 1, "9m", v)
+    b = _locked_odds("456p2355789s[1111m]", "8m9p57z2p", 2, "9m", v)
     assert d.values[RV.PASS].expected_payment == pytest.approx(a.exact.expected_payment)
     assert d.values["kong 1m"].expected_payment == pytest.approx(
         b.exact.expected_payment + 3 * 1)  # (kong.ming: 1 from each)

@@ -395,6 +395,21 @@ def _draw_rows_qidui(c, st, c_ref, base, limit, n_draws, ms, rv, memo, cx, d14, 
 
 
 @njit(cache=True, inline="always")
+def _edge(edges, n_e, t, w, kind, q0, q1, pay, jia, piao):
+    """Write edge n_e (a draw of t, w copies in the pool; its successors q0 <= q < q1; a win's
+    payment and 夹胡 / 飘胡); returns n_e + 1."""
+    edges[n_e, E_KIND] = t
+    edges[n_e, E_W] = w
+    edges[n_e, E_TYPE] = kind
+    edges[n_e, E_PAY] = pay
+    edges[n_e, E_JIA] = jia
+    edges[n_e, E_PIAO] = piao
+    edges[n_e, E_Q0] = q0
+    edges[n_e, E_Q1] = q1
+    return n_e + 1
+
+
+@njit(cache=True, inline="always")
 def _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare, dealer, own, wbuf,
             pays, keep, dtab, sk, sv, sm, states, s_c, s_lm, n_s, edges, n_e, succ,
             n_q):  # fmt: skip
@@ -418,15 +433,7 @@ def _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare, de
             win, amount, jia, piao = _payment(c, t, ms, own, rv, tb, dealer, rd, items, fan,
                                               pay)  # fmt: skip
             if win:
-                edges[n_e, E_KIND] = t
-                edges[n_e, E_W] = w
-                edges[n_e, E_TYPE] = E_WIN
-                edges[n_e, E_PAY] = amount
-                edges[n_e, E_JIA] = jia
-                edges[n_e, E_PIAO] = piao
-                edges[n_e, E_Q0] = n_q
-                edges[n_e, E_Q1] = n_q
-                n_e += 1
+                n_e = _edge(edges, n_e, t, w, E_WIN, n_q, n_q, amount, jia, piao)
                 continue
         if lock or not keep[t]:
             continue  # (drawn and thrown: the state stays)
@@ -461,12 +468,7 @@ def _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare, de
             c[x] += 1
         c[t] -= 1
         if n_q > q0:
-            edges[n_e, E_KIND] = t
-            edges[n_e, E_W] = w
-            edges[n_e, E_TYPE] = E_KEEP
-            edges[n_e, E_Q0] = q0
-            edges[n_e, E_Q1] = n_q
-            n_e += 1
+            n_e = _edge(edges, n_e, t, w, E_KEEP, q0, n_q, 0, 0, 0)
     states[s, S_E1] = n_e
     return n_s, n_e, n_q
 

@@ -26,6 +26,7 @@ GROUP_OF = {
     A.A_DISCARD: "discard", A.A_DRAW: "draw", A.A_PASS: "pass", A.A_BAO_KONG: "bao_kong",
 }  # fmt: skip
 MELD_NAMES = ("chow", "pung", "kong", "ankong", "xuanfeng", "xi", "yaodan", "jiudan")
+BAO_KONG_NAMES = ("ankong", "jiagang", "bu")  # a 用宝 kong's kind (the engine's a = 0, 1, 2)
 
 _ENGINE: dict = {}
 
@@ -121,7 +122,7 @@ def _describe(p: Position, row, tab) -> dict:
     if kind == A.A_BU:
         d["onto"] = _special_name(a)
     if kind == A.A_BAO_KONG:
-        d["kong"] = ("ankong", "jiagang", "bu")[a]
+        d["kong"] = BAO_KONG_NAMES[a]
         if a == 2:  # (the special kong the bao goes onto: the engine's rule for a 补 tile)
             from ._kernels.table.state import bu_kind
 

@@ -65,7 +65,6 @@ KONG, NO_KONG = "kong", "no kong"  # choices "kong 5z", "no kong"
 DECLARE, STAY = "declare", "stay undeclared"  # choices "declare 5s", "stay undeclared"
 BAO_CHANGE, BAO_KEEP = "换宝", "keep the bao"
 BAO_KONG, NO_BAO_KONG = "用宝", "no 用宝"  # choices "用宝 kong 9s", "用宝 补 1m", "no 用宝"
-BAO_KONG_KINDS = ("ankong", "jiagang", "bu")  # the 用宝 kongs (the engine's a = 0, 1, 2)
 SPECIAL_KINDS = (L.MELD_XUANFENG, L.MELD_XI, L.MELD_YAODAN, L.MELD_JIUDAN)
 
 
@@ -824,14 +823,9 @@ def _rob_pung(tab: _Table, o, t, konger, i, robbed: bool, valuer: Valuer, add):
     pung (the tile his, his best discard, then his draws as after any pung) against passing
     (the 补 stands, the tile public in the konger's meld, who draws from the tail and
     discards; o's draws as after that discard). ``robbed``: he made it."""
-    from .actions import claim_options
-
-    kongs = sum(1 for ms in tab.melds for k, _ts in ms if k not in (L.MELD_CHOW, L.MELD_PUNG))
-    opts = claim_options(valuer.v, tab.dealer, o, tab.conc[o].astype(np.uint8), tab.melds[o],
-                         t, konger, N_WALL - DEALT - tab.drawn, tab.tail, kongs)  # fmt: skip
-    if (L.MELD_PUNG, t) not in opts:
-        return
     name = f"pung {T.tile_name(t)}"
+    if name not in _claim_choices(tab, o, t, konger, tab.rv, valuer.v):
+        return
     base = tab.hand_text(o)
     vis = tab.visible(o, extra=t)  # (passing: the 补 tile lies in the konger's meld)
     dealer = o == tab.dealer
@@ -912,7 +906,9 @@ def _bao_kong_name(t, a) -> str:
 
 def _offered_bao_kong(rec: HandRecord, i: int, s: int, v: Variant) -> list:
     """The 用宝 kong the table offers seat s right before event i: [(a, meld kind or None)]."""
-    return [(BAO_KONG_KINDS.index(x["kong"]), _meld_kind(x["onto"]) if "onto" in x else None)
+    from .actions import BAO_KONG_NAMES
+
+    return [(BAO_KONG_NAMES.index(x["kong"]), _meld_kind(x["onto"]) if "onto" in x else None)
             for _g, x in _offered(rec, i, s, v, ("bao_kong",))]  # fmt: skip
 
 

@@ -217,7 +217,6 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     # (LG.mcontext / LG.mdraw); with 七对 the per-neighbour kernels (adds / swaps)
     masked = not (rv[RV_QIDUI] and ms[MS_SETS] == 0)
     mcx = LG.new_mcontext()
-    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
 
     for r in range(roots_c.shape[0]):
         for i in range(N_KINDS):
@@ -233,7 +232,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
             si = n_s
             n_s += 1
         roots[r] = si
-    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
+    hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)  # (as the roots' distances left it)
 
     s = 0
     ready = -1  # (with 七对: the state whose draw rows are made)

@@ -28,6 +28,7 @@ import numpy as np
 from . import tiles as T
 from ._kernels import cache
 from ._kernels import exact as K
+from ._kernels import hashtab as HT
 from ._kernels import layout as L
 from ._kernels import legal as LG
 from ._kernels.tables import tables
@@ -260,6 +261,25 @@ def save_memos() -> None:
 atexit.register(save_memos)
 
 
+DMEMO_CAP = 1 << 18  # distance memo entries kept for the next analysis (a 40 MB table at most)
+_DMEMOS = {}  # the rule vector's bytes -> [distance memo (K.build's dmemo)]: one a thread, as
+# _MEMOS; kept in this process only (each analysis adds to it a few entries a state)
+
+
+def _dmemo_take(rv):
+    with _MEMO_LOCK:
+        free = _DMEMOS.get(rv.tobytes())
+        if free:
+            return free.pop()
+    return HT.new(4096)
+
+
+def _dmemo_give(rv, dmemo) -> None:
+    if int(dmemo[2][0]) > DMEMO_CAP:
+        return  # (too big to keep: the next analysis starts a new one)
+    with _MEMO_LOCK:
+        _DMEMOS.setdefault(rv.tobytes(), []).append(dmemo)
+
 
 def _warm(rv, tb) -> None:
     """Load (or compile) the kernels once with a trivial problem, so that a caller can tell
@@ -273,8 +293,9 @@ def _warm(rv, tb) -> None:
     ms = np.zeros(L.MS_LEN, np.int64)
     memo, mk = _memo_take(rv)
     g = K.build(c, c[0], base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 1, 1, 1, 10, kill,
-                memo, mk)  # fmt: skip
+                memo, mk, _dmemo_take(rv))  # fmt: skip
     _memo_give(rv, g[6], g[7])
+    _dmemo_give(rv, g[8])
     _, roots, states, s_c, edges, succ = g[:6]
     _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
     K.forward(int(roots[0]), states, edges, succ, dec, 100, 1, np.zeros((3, 4)))
@@ -290,9 +311,10 @@ def _solve(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n
     """Build and solve the graph for one search limit: (graph, w0, e0, dec)."""
     memo, mk = _memo_take(rv)
     graph = run_stoppable(K.build, kill, stop, roots_c, c_ref, base, meld_own, ms, rv, tb,
-                          declare, dealer, limit, n, max_states, kill, memo,
-                          mk)  # fmt: skip
+                          declare, dealer, limit, n, max_states, kill, memo, mk,
+                          _dmemo_take(rv))  # fmt: skip
     _memo_give(rv, graph[6], graph[7])
+    _dmemo_give(rv, graph[8])
     graph = graph[:6]
     if graph[0] == K.TOO_BIG:
         raise BeyondReach(f"more than {max_states:,} states")

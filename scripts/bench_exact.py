@@ -52,6 +52,7 @@ def main():
     ap.add_argument("--no-mc", action="store_true", help="skip the Monte Carlo comparison")
     ap.add_argument("--exact", action="store_true", help="the larger search of --exact")
     args = ap.parse_args()
+    from ccmj_cli import exact
     from ccmj_cli.exact import WIDEN_STATES, analyze
     from ccmj_cli.odds import AUTO_STATES
 
@@ -66,6 +67,7 @@ def main():
     for label, hand in CASES:
         comp = []
         for _ in range(args.runs):
+            exact._DMEMOS.clear()  # (each run a first analysis: a repeat finds every distance)
             t = time.perf_counter()
             rep = analyze(hand, draws=N, widen_states=budget)
             comp.append(time.perf_counter() - t)

@@ -416,3 +416,26 @@ def test_the_console_script_keeps_the_memo(monkeypatch):
     with pytest.raises(Exit):
         _entry.main()
     assert saved == [True]
+
+
+# --- the distance memo kept from one analysis to the next --------------------------------------
+
+
+def _digest(rep):
+    return [(r.discard, r.p_win.tobytes(), r.p_tenpai.tobytes(), r.expected_payment, r.p_jiahu,
+             r.p_piao) for r in rep.results]  # fmt: skip
+
+
+def test_a_warm_distance_memo_never_changes_an_answer(monkeypatch):
+    # the memo is keyed by the hand and its melds: hands with and without melds, sharing most
+    # tiles, analysed in turn with one memo give exactly what each gives with a new one
+    hands = [("123m469p789s15577z", {}), ("123m469p789s15z[777z]", {}),
+             ("123m469p789s15z(7777z)", {}), ("123m469p789s15577z", {"visible": "5z5z"}),
+             ("469p789s15577z[123m]", {"objective": "payment"})]  # fmt: skip
+    monkeypatch.setattr(X, "_DMEMOS", {})
+    fresh = []
+    for hand, kw in hands:
+        X._DMEMOS.clear()
+        fresh.append(_digest(X.analyze(hand, draws=8, **kw)))
+    warm = [_digest(X.analyze(hand, draws=8, **kw)) for hand, kw in hands]  # (one memo, kept)
+    assert X._DMEMOS and warm == fresh

@@ -31,6 +31,7 @@ from .jit import njit
 from .judge import W_COLS, W_LEGAL, judge_waits, judge_win, may_declare
 from .layout import (
     HOW_SELF,
+    MS_LEN,
     MS_SETS,
     N_FAN,
     N_KINDS,
@@ -98,6 +99,24 @@ def _key_less(ka, kb, x):
     if x < 18:
         return ka - _P5[x], kb
     return ka, kb - _P5[x - 18]
+
+
+@njit(cache=True, inline="always")
+def _key_more(ka, kb, x):
+    """_key2 of the hand with one tile x more."""
+    if x < 18:
+        return ka + _P5[x], kb
+    return ka, kb + _P5[x - 18]
+
+
+@njit(cache=True, inline="always")
+def _melds_key(ms):
+    """The meld summary as one number (7 bits a field), the distance memo's third key: a
+    hand's distances depend on its melds."""
+    k = 0
+    for i in range(MS_LEN):
+        k = k * 128 + ms[i]
+    return k
 
 
 _P5 = np.array([5**i for i in range(18)], np.int64)
@@ -179,13 +198,16 @@ MAX_NEW_SUCC = N_KINDS * 15
 
 @njit(cache=True, nogil=True)
 def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_draws,
-          max_states, stop, memo, mk):  # fmt: skip
+          max_states, stop, memo, mk, dmemo):  # fmt: skip
     """Build the state graph from the start hands (rows of ``roots_c``, 3k+1 concealed tiles)
     over the hands with x + d <= ``limit`` (x counted against ``c_ref``, the hand as given).
     ``base[t]``: 4 - visible - meld copies. ``memo``, ``mk``: the legal-distance memo
     (LG.new_memo(rv)) and its masks (LG.new_masks()), kept by the caller from one build to the
-    next (the suit rows are most of the work). Returns (status, roots, states, s_c, edges,
-    succ, memo, mk); ``stop``: int64[1], set it to stop early (status STOPPED).
+    next (the suit rows are most of the work). ``dmemo``: the distance memo (``HT.new``), kept
+    by the caller too: a hand's distance and masks, found once for every state and every 14-tile
+    hand that shares it (a 14-tile hand is reached from about three states of a graph, and the
+    graphs of one review overlap). Returns (status, roots, states, s_c, edges, succ, memo, mk,
+    dmemo); ``stop``: int64[1], set it to stop early (status STOPPED).
 
     Each state is expanded in two steps: ``_draw_rows`` (or ``_draw_rows_qidui``) finds the
     draws worth keeping and each one's discard distances, from the memo (filled by
@@ -217,6 +239,8 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     # (LG.mcontext / LG.mdraw); with 七对 the per-neighbour kernels (adds / swaps)
     masked = not (rv[RV_QIDUI] and ms[MS_SETS] == 0)
     mcx = LG.new_mcontext()
+    dk, dv, dm = dmemo
+    msk = _melds_key(ms)
 
     for r in range(roots_c.shape[0]):
         for i in range(N_KINDS):
@@ -240,10 +264,12 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
         status, s, n_s, n_e, n_q = _run(
             s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, stop, masked,
             ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk,
-            hv, hm, rows, flag, rmk, ndk, sk, sv, sm, states, s_c, s_lm, edges, succ)  # fmt: skip
+            hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
+            succ)  # fmt: skip
         if status == _ROOM:  # (room for a state's expansion at most, doubling)
             states, s_c, s_lm = _reserve(states, s_c, s_lm, n_s + MAX_NEW_STATES)
             sk, sv, sm = HT.reserve(sk, sv, sm, MAX_NEW_STATES)
+            dk, dv, dm = HT.reserve(dk, dv, dm, N_KINDS + 1)
             edges = _grow(edges, n_e + N_KINDS)
             succ = _grow(succ, n_q + MAX_NEW_SUCC)
         elif status == _ROWS and masked:  # (c: state s's hand; need: the rows it lacks)
@@ -257,7 +283,8 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
             ready = s
         else:
             break
-    return status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk
+    return (status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk,
+            (dk, dv, dm))
 
 
 @njit(cache=True)
@@ -273,7 +300,8 @@ _ROWS = 4  # (_run: the next state's draw rows are to be made)
 @njit(cache=True)
 def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, stop, masked, ms,
          meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk, hv, hm,
-         rows, flag, rmk, ndk, sk, sv, sm, states, s_c, s_lm, edges, succ):  # fmt: skip
+         rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
+         succ):  # fmt: skip
     """Expand states from s on, in order, while the arrays have room and the memo the rows
     (no array is replaced here: see MAX_NEW_STATES). Returns (status, s, n_s, n_e, n_q):
     OK (every state expanded), TOO_BIG, STOPPED, _ROOM or _ROWS (state s not expanded yet;
@@ -284,7 +312,8 @@ def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, st
         if n_s > max_states:
             return TOO_BIG, s, n_s, n_e, n_q
         if (n_s + MAX_NEW_STATES > states.shape[0] or 2 * (sm[0] + MAX_NEW_STATES) > sm[1] + 1
-                or n_e + N_KINDS > edges.shape[0] or n_q + MAX_NEW_SUCC > succ.shape[0]):
+                or n_e + N_KINDS > edges.shape[0] or n_q + MAX_NEW_SUCC > succ.shape[0]
+                or 2 * (dm[0] + N_KINDS + 1) > dm[1] + 1):
             return _ROOM, s, n_s, n_e, n_q  # fmt: skip
         for i in range(N_KINDS):
             c[i] = s_c[s, i]
@@ -292,7 +321,8 @@ def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, st
             keep[:] = 0  # (a locked hand keeps no draw: it wins or throws it)
         elif masked:
             if not _draw_rows(c, states[s], c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm,
-                              rows, flag, rmk, ndk, keep, dtab, need):  # fmt: skip
+                              rows, flag, rmk, ndk, dk, dv, dm, msk, keep, dtab,
+                              need):  # fmt: skip
                 return _ROWS, s, n_s, n_e, n_q
         elif s != ready:
             return _ROWS, s, n_s, n_e, n_q
@@ -317,15 +347,24 @@ def _prune(c, t, st, c_ref, d14t, limit, n_draws):
 
 @njit(cache=True, inline="always")
 def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows, flag, rmk,
-               ndk, keep, dtab, need):  # fmt: skip
+               ndk, dk, dv, dm, msk, keep, dtab, need):  # fmt: skip
     """Standard forms: keep[t] = 1 for each draw t of the state ``st`` (hand c) that a discard
     can keep in the region, with dtab[t, x] = the distance discarding x leaves (INF for a tile
-    not held); from the memo alone. False when it lacks a row: then need[t] = 1 for each draw
-    whose row is missing (all zero: the hand's own rows), for ``_fill_rows``."""
-    found, _, nd_mask = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+    not held); from the distance memo (dk, dv, dm: a hand's key and ``msk`` -> its mask << 7 |
+    its distance), else from the legal memo's rows, which fill it. False when a row is missing:
+    then need[t] = 1 for each draw whose row is missing (all zero: the hand's own rows), for
+    ``_fill_rows``. The room for 1 + N_KINDS new entries is made by the caller."""
     need[:] = 0
-    if not found:
-        return False
+    ka, kb = _key2(c)
+    got = HT.find(dk, dv, dm, ka, kb, msk, 0)
+    context = got < 0  # (mcx holds this hand's context: made when a hand misses the memo)
+    if context:
+        found, d13, nd_mask = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+        if not found:
+            return False
+        HT.insert(dk, dv, dm, ka, kb, msk, 0, nd_mask << 7 | d13)
+    else:
+        nd_mask = got >> 7
     d = st[S_DIST]
     ok = True
     for t in range(N_KINDS):
@@ -335,11 +374,23 @@ def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows
         d14t = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
         if _prune(c, t, st, c_ref, d14t, limit, n_draws):
             continue
-        found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
-        if not found:
-            need[t] = 1
-            ok = False
-            continue
+        ka14, kb14 = _key_more(ka, kb, t)
+        got = HT.find(dk, dv, dm, ka14, kb14, msk, 0)
+        if got >= 0:
+            dd = got & 127
+            rm = got >> 7
+        else:
+            if not context:
+                found, _, _ = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+                if not found:
+                    return False
+                context = True
+            found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+            if not found:
+                need[t] = 1
+                ok = False
+                continue
+            HT.insert(dk, dv, dm, ka14, kb14, msk, 0, rm << 7 | dd)
         keep[t] = 1
         c[t] += 1
         for i in range(N_KINDS):

@@ -812,10 +812,17 @@ def _pfinal(a, b, need, t_all, res):
                     _fold(res, va + vb, a[1, r1, t1] | b[1, r2, t2], a[2, r1, t1] | b[2, r2, t2])
 
 
+# Slots of mcontext's cache of merged pairs of groups (direct-mapped: a new entry replaces the
+# one in its slot). The hands of a search share most groups: in a graph a pair of groups recurs
+# about ten times (three groups, a complement, only two to four times: not worth caching).
+PAIR_SLOTS = 4096
+
+
 @njit(cache=True)
 def new_mcontext():
     """Scratch for ``mcontext``: (tabs, best, tmp, req, need, kind, keys, meta, res, idx, made,
-    pairs)."""
+    pairs, pkey, ptab); the last two cache pairs of groups merged, by the memo rows and the
+    scenario that make them."""
     return (
         np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # tabs[v, g]: group g alone
         np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # best[v, g]: _mbest of the other groups
@@ -829,7 +836,32 @@ def new_mcontext():
         np.empty(4, np.int64),  # idx[g]: the group's memo row
         np.zeros(4, np.int64),  # made[g]: best[., g] is made for this hand
         np.empty((MAXV, 2, 3, 4, N_T), np.int64),  # pairs[v]: groups 0+1 and 2+3 merged
+        np.full((PAIR_SLOTS, 3), -1, np.int64),  # pkey[i]: what ptab[i] was made from
+        np.empty((PAIR_SLOTS, 3, 4, N_T), np.int64),
     )
+
+
+@njit(cache=True, inline="always")
+def _copy_table(src, dst):
+    for k in range(3):
+        for r in range(4):
+            for t in range(N_T):
+                dst[k, r, t] = src[k, r, t]
+
+
+@njit(cache=True)
+def _pair(a, b, ia, ib, code, pkey, ptab, out):
+    """out = _mmerge(a, b), where a and b are the tables of memo rows ia and ib in the scenario
+    ``code``: these three name the merge in the cache (pkey, ptab)."""
+    i = H._hash(ia, ib, code, 0) & (PAIR_SLOTS - 1)
+    if pkey[i, 0] == ia and pkey[i, 1] == ib and pkey[i, 2] == code:
+        _copy_table(ptab[i], out)
+        return
+    _mmerge(a, b, out)
+    _copy_table(out, ptab[i])
+    pkey[i, 0] = ia
+    pkey[i, 1] = ib
+    pkey[i, 2] = code
 
 
 @njit(cache=True)
@@ -851,7 +883,7 @@ def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     arrays passed one by one: the search's hot path builds no tuples). Returns (found,
     distance, nd mask); found is False when a row is missing (then call ``mcontext``).
     Each group's complement is left to ``mdraw_made``, which makes the ones it needs."""
-    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs = mcx
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, pkey, ptab = mcx
     for g in range(4):
         keys[g] = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
         n = H.find(hk, hv, hm, keys[g], g, 0, 0)
@@ -891,8 +923,10 @@ def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     for v in range(nv):
         for g in range(4):
             _mtable(rows, rmk, ndk, idx[g], kind[v], req[v, g], tabs[v, g])
-        _mmerge(tabs[v, 0], tabs[v, 1], pairs[v, 0])
-        _mmerge(tabs[v, 2], tabs[v, 3], pairs[v, 1])
+        code = kind[v] << 2 | req[v, 0] << 1 | req[v, 1]  # (what the two tables depend on)
+        _pair(tabs[v, 0], tabs[v, 1], idx[0], idx[1], code, pkey, ptab, pairs[v, 0])
+        code = kind[v] << 2 | req[v, 2] << 1 | req[v, 3]
+        _pair(tabs[v, 2], tabs[v, 3], idx[2], idx[3], code, pkey, ptab, pairs[v, 1])
         _pfinal(pairs[v, 0], pairs[v, 1], need[v], meta[1], res)
     if res[0] >= INF:
         return True, INF, np.int64(0)
@@ -916,7 +950,7 @@ def mdraw(t, rv, memo, mk, mcx):
 def mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     """``mdraw`` when the memo already holds the drawn group's row and its rm masks: (found,
     d14, rm); found is False when it does not (then call ``mdraw``)."""
-    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs = mcx
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, _, _ = mcx
     g = _group(t)
     if not made[g]:  # group g's complement: its partner merged with the other pair
         for v in range(meta[0]):

@@ -184,7 +184,7 @@ def _new_state(c, ka, kb, d, x, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv
 
 @njit(cache=True, inline="always")
 def _memo_arrays(memo, mk):
-    """The legal-distance memo's arrays that ``LG.mcontext_made`` / ``LG.mdraw_made`` read."""
+    """The legal-distance memo's arrays that ``LG.mcontext_made`` / ``LG.mdraws_made`` read."""
     return memo[0], memo[1], memo[2], memo[3], mk[0], mk[1], mk[2]
 
 
@@ -365,8 +365,9 @@ def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows
         HT.insert(dk, dv, dm, ka, kb, msk, 0, nd_mask << 7 | d13)
     else:
         nd_mask = got >> 7
+    d14s, rms = mcx[14], mcx[15]  # (each kept draw's distance and rm mask)
     d = st[S_DIST]
-    ok = True
+    missed = False
     for t in range(N_KINDS):
         keep[t] = 0
         if base[t] - int(c[t]) <= 0:
@@ -377,28 +378,39 @@ def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows
         ka14, kb14 = _key_more(ka, kb, t)
         got = HT.find(dk, dv, dm, ka14, kb14, msk, 0)
         if got >= 0:
-            dd = got & 127
-            rm = got >> 7
+            keep[t] = 1
+            d14s[t] = got & 127
+            rms[t] = got >> 7
         else:
-            if not context:
-                found, _, _ = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk)
-                if not found:
-                    return False
-                context = True
-            found, dd, rm = LG.mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+            need[t] = 1
+            missed = True
+    ok = True
+    if missed:  # the draws the memo lacks, made in one call
+        if not context:
+            found, _, _ = LG.mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk)
             if not found:
-                need[t] = 1
+                need[:] = 0
+                return False
+        LG.mdraws_made(need, mcx, hk, hv, hm, rows, flag, rmk, ndk)
+        for t in range(N_KINDS):
+            if need[t] == 2:
+                need[t] = 0
+                keep[t] = 1
+                ka14, kb14 = _key_more(ka, kb, t)
+                HT.insert(dk, dv, dm, ka14, kb14, msk, 0, rms[t] << 7 | d14s[t])
+            elif need[t] == 1:  # (its row is missing)
                 ok = False
-                continue
-            HT.insert(dk, dv, dm, ka14, kb14, msk, 0, rm << 7 | dd)
-        keep[t] = 1
-        c[t] += 1
-        for i in range(N_KINDS):
-            if c[i] == 0 or dd >= LG.INF:
-                dtab[t, i] = LG.INF
-            else:
-                dtab[t, i] = dd + 1 - (rm >> i & 1)
-        c[t] -= 1
+    for t in range(N_KINDS):
+        if keep[t]:
+            dd = d14s[t]
+            rm = rms[t]
+            c[t] += 1
+            for i in range(N_KINDS):
+                if c[i] == 0 or dd >= LG.INF:
+                    dtab[t, i] = LG.INF
+                else:
+                    dtab[t, i] = dd + 1 - (rm >> i & 1)
+            c[t] -= 1
     return ok
 
 

@@ -784,17 +784,6 @@ def _fold(res, v, rm, nd):
 
 
 @njit(cache=True, inline="always")
-def _mfinal(tab, bc, res):
-    """Fold min over (r1, t1) of tab + bc into res = [value, rm, nd] (ties OR-ed)."""
-    for r1 in range(4):
-        for t1 in range(N_T):
-            va = tab[0, r1, t1]
-            vb = bc[0, r1, t1]
-            if va < INF and vb < INF:
-                _fold(res, va + vb, tab[1, r1, t1] | bc[1, r1, t1], tab[2, r1, t1] | bc[2, r1, t1])
-
-
-@njit(cache=True, inline="always")
 def _pfinal(a, b, need, t_all, res):
     """Fold into res = [value, rm, nd] the min over r1 | r2 ⊇ need and t1 + t2 = t_all of
     a[r1, t1] + b[r2, t2] (ties OR-ed): the whole hand from two halves."""
@@ -821,8 +810,8 @@ PAIR_SLOTS = 4096
 @njit(cache=True)
 def new_mcontext():
     """Scratch for ``mcontext``: (tabs, best, tmp, req, need, kind, keys, meta, res, idx, made,
-    pairs, pkey, ptab); the last two cache pairs of groups merged, by the memo rows and the
-    scenario that make them."""
+    pairs, pkey, ptab, d14, rm); pkey and ptab cache pairs of groups merged, by the memo rows
+    and the scenario that make them; d14 and rm are ``mdraws_made``'s answers, per draw."""
     return (
         np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # tabs[v, g]: group g alone
         np.empty((MAXV, 4, 3, 4, N_T), np.int64),  # best[v, g]: _mbest of the other groups
@@ -838,6 +827,8 @@ def new_mcontext():
         np.empty((MAXV, 2, 3, 4, N_T), np.int64),  # pairs[v]: groups 0+1 and 2+3 merged
         np.full((PAIR_SLOTS, 3), -1, np.int64),  # pkey[i]: what ptab[i] was made from
         np.empty((PAIR_SLOTS, 3, 4, N_T), np.int64),
+        np.zeros(N_KINDS, np.int64),  # d14[t]
+        np.zeros(N_KINDS, np.int64),  # rm[t]
     )
 
 
@@ -882,8 +873,8 @@ def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     """``mcontext`` when the memo already holds the four groups' rows and masks (the memo's
     arrays passed one by one: the search's hot path builds no tuples). Returns (found,
     distance, nd mask); found is False when a row is missing (then call ``mcontext``).
-    Each group's complement is left to ``mdraw_made``, which makes the ones it needs."""
-    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, pkey, ptab = mcx
+    Each group's complement is left to ``mdraws_made``, which makes the ones it needs."""
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, pkey, ptab, _, _ = mcx
     for g in range(4):
         keys[g] = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
         n = H.find(hk, hv, hm, keys[g], g, 0, 0)
@@ -942,35 +933,53 @@ def mdraw(t, rv, memo, mk, mcx):
     key = keys[g] + _PW[t - 9 * g]
     n, memo = key_row(key, g, rv, memo)
     memo, mk = row_masks(n, key, g, rv, memo, mk, 1)  # (its nd masks are not read)
-    _, d14, rm = mdraw_made(t, mcx, memo[0], memo[1], memo[2], memo[3], mk[0], mk[1], mk[2])
-    return d14, rm, memo, mk
+    todo = np.zeros(N_KINDS, np.int64)
+    todo[t] = 1
+    mdraws_made(todo, mcx, memo[0], memo[1], memo[2], memo[3], mk[0], mk[1], mk[2])
+    return mcx[14][t], mcx[15][t], memo, mk
 
 
-@njit(cache=True, inline="always")
-def mdraw_made(t, mcx, hk, hv, hm, rows, flag, rmk, ndk):
-    """``mdraw`` when the memo already holds the drawn group's row and its rm masks: (found,
-    d14, rm); found is False when it does not (then call ``mdraw``)."""
-    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, _, _ = mcx
-    g = _group(t)
-    if not made[g]:  # group g's complement: its partner merged with the other pair
+@njit(cache=True)
+def mdraws_made(todo, mcx, hk, hv, hm, rows, flag, rmk, ndk):
+    """``mdraw`` for each draw t with todo[t] = 1, when the memo already holds the drawn
+    group's row and its rm masks: then its d14 and rm go to mcx's d14[t] and rm[t] and todo[t]
+    becomes 2; where the memo does not, todo[t] stays 1 (then call ``mdraw``). One call for
+    all the draws of a hand: a call a draw paid two reference counts for each array it took."""
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, _, _, d14s, rms = mcx
+    for t in range(N_KINDS):
+        if todo[t] != 1:
+            continue
+        g = _group(t)
+        if not made[g]:  # group g's complement: its partner merged with the other pair
+            for v in range(meta[0]):
+                if g < 2:
+                    _mmerge(tabs[v, g ^ 1], pairs[v, 1], tmp[2])
+                else:
+                    _mmerge(pairs[v, 0], tabs[v, g ^ 1], tmp[2])
+                _mbest(tmp[2], need[v], meta[1], best[v, g])
+            made[g] = 1
+        key = keys[g] + _PW[t - 9 * g]
+        n = H.find(hk, hv, hm, key, g, 0, 0)
+        if n < 0 or n >= flag.shape[0] or not flag[n] & 1:
+            continue
+        # the drawn group's row (as _mtable reads it) beside its complement, as _mfinal folds
+        # them: the least sum, the rm masks of the sums that reach it OR-ed
+        d14 = INF
+        rm = np.int64(0)
         for v in range(meta[0]):
-            if g < 2:
-                _mmerge(tabs[v, g ^ 1], pairs[v, 1], tmp[2])
-            else:
-                _mmerge(pairs[v, 0], tabs[v, g ^ 1], tmp[2])
-            _mbest(tmp[2], need[v], meta[1], best[v, g])
-        made[g] = 1
-    key = keys[g] + _PW[t - 9 * g]
-    n = H.find(hk, hv, hm, key, g, 0, 0)
-    if n < 0 or n >= flag.shape[0] or not flag[n] & 1:
-        return False, INF, np.int64(0)
-    res[0] = INF
-    res[1] = 0
-    res[2] = 0
-    tab = tmp[3]
-    for v in range(meta[0]):
-        _mtable(rows, rmk, ndk, n, kind[v], req[v, g], tab)
-        _mfinal(tab, best[v, g], res)
-    if res[0] >= INF:
-        return True, INF, np.int64(0)
-    return True, res[0], res[1]
+            t0 = 1 if req[v, g] else 0  # (a required suit: the group cannot be empty)
+            for r1 in range(4):
+                rr = r1 if kind[v] == 1 else 4
+                for t1 in range(t0, N_T):
+                    va = rows[n, rr, t1]
+                    vb = best[v, g, 0, r1, t1]
+                    if va < INF and vb < INF:
+                        x = va + vb
+                        if x < d14:
+                            d14 = x
+                            rm = rmk[n, rr, t1] | best[v, g, 1, r1, t1]
+                        elif x == d14:
+                            rm |= rmk[n, rr, t1] | best[v, g, 1, r1, t1]
+        d14s[t] = d14 if d14 < INF else INF
+        rms[t] = rm if d14 < INF else 0
+        todo[t] = 2

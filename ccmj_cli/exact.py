@@ -301,8 +301,7 @@ def _warm(rv, tb) -> None:
     K.forward(int(roots[0]), states, edges, succ, dec, 100, 1, np.zeros((3, 4)))
     K.follow(1, 1, int(roots[0]), s_c, states, edges, succ, dec, base, 100, 1,
              np.zeros(20, np.int64), 0, 1, 5, 6, 7, 8, 9, 10, 12)  # fmt: skip
-    m = LG.new_memo(rv)
-    LG.useful_mask(c[0].copy(), ms, rv, m, 5)
+    LG.start_facts(c, ms, rv, LG.new_memo(rv))
     _WARM.append(True)
 
 
@@ -382,11 +381,9 @@ def analyze(
     if ready is not None:
         ready()
     memo, mk = _memo_take(rv)
-    d0 = LG.INF
-    for _, c in starts:
-        d, memo = LG.distance(c.copy(), ms, rv, memo)
-        d0 = min(d0, d)
+    dists, masks, memo = LG.start_facts(roots_c, ms, rv, memo)
     _memo_give(rv, memo, mk)
+    d0 = int(dists.min())
     t0 = time.perf_counter()
     args = (roots_c, c0, base, meld_own, ms, rv, tb, int(declare), 0 if dealer else 1)
     if limit is not None:
@@ -414,12 +411,10 @@ def analyze(
     graph, w0, e0, dec = solved
     status, roots, states, s_c, edges, succ = graph
     results = []
-    memo, mk = _memo_take(rv)
     out = np.zeros((3, n + 3))  # (row 2 holds three numbers)
     for i, (d, c13) in enumerate(starts):
         K.forward(int(roots[i]), states, edges, succ, dec, total, n, out)
-        dist = int(states[roots[i], K.S_DIST])
-        mask, memo = LG.useful_mask(c13.copy(), ms, rv, memo, dist)
+        dist, mask = int(dists[i]), int(masks[i])
         pool = base - c13.astype(np.int64)
         useful = [
             {"tile": T.tile_name(t), "live": int(max(pool[t], 0))}
@@ -444,7 +439,6 @@ def analyze(
                 ),
             )
         )
-    _memo_give(rv, memo, mk)
     if obj == K.OBJ_WIN:
         results.sort(key=lambda x: (-round(x[0][0], 12), -round(x[0][1], 9)))
     else:

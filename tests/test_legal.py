@@ -223,6 +223,26 @@ def test_swaps_equal_the_distance_of_each_draw_and_discard(tiles, v):
             assert out[x] == want, (S.text_of(tiles), t, x)
 
 
+@settings(max_examples=S.examples(40))
+@given(st.lists(S.random_hands(sizes=(13,)), min_size=1, max_size=4), S.variants())
+def test_start_facts_are_each_hands_distance_and_useful_tiles(hands, v):
+    # the analysis's one call for its start hands against a fresh distance per hand and per
+    # draw: useful = the tiles whose draw lowers the distance by one
+    rows = np.array([S.counts(t) for t in hands], np.uint8)
+    ms = np.zeros(MS_LEN, np.int64)
+    dists, masks, memo = G.start_facts(rows, ms, v.vector, G.new_memo(v.vector))
+    for r, c in enumerate(rows):
+        d, memo = G.distance(c.copy(), ms, v.vector, memo)
+        assert dists[r] == d
+        for t in range(34):
+            want = False
+            if c[t] < 4:  # (a draw lowers the distance by one at most)
+                c2 = c.copy()
+                c2[t] += 1
+                want = G.distance(c2, ms, v.vector, memo)[0] < d
+            assert bool(masks[r] >> t & 1) == want, (S.text_of(hands[r]), t)
+
+
 MELDED = ["12m3p[123s][555m]19p", "1m23p4s[111z][555m][999p]", "46m456p78s557z[777z]",
           "11m456p789s12z66z1s"]  # fmt: skip
 

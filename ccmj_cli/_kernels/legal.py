@@ -609,6 +609,21 @@ def useful_mask(c, ms, rv, memo, d):
     return m, memo
 
 
+@njit(cache=True)
+def start_facts(hands, ms, rv, memo):
+    """For each row of ``hands`` (3k+1 tiles): its legal distance and ``useful_mask``, in one
+    kernel (what an analysis asks of its start hands; one library loaded, not two). Returns
+    (distances, masks, memo)."""
+    dists = np.empty(hands.shape[0], np.int64)
+    masks = np.empty(hands.shape[0], np.int64)
+    c = np.empty(N_KINDS, np.uint8)
+    for r in range(hands.shape[0]):
+        c[:] = hands[r]
+        dists[r], memo = distance(c, ms, rv, memo)
+        masks[r], memo = useful_mask(c, ms, rv, memo, dists[r])
+    return dists, masks, memo
+
+
 # --- distances with masks: every draw and every discard of one hand in one pass ----------------
 # Adding a tile lowers the legal distance by at most one and removing one raises it by at most
 # one (a hand with more tiles is never farther). So d(c + y) is d(c) - 1 or d(c), and for a

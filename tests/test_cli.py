@@ -576,3 +576,29 @@ def test_rules_marks_what_a_preset_changes_from_the_default():
                for k in marked)  # fmt: skip
     plain = CliRunner().invoke(app, ["rules"])
     assert "*" not in plain.stdout and "differs" not in plain.stdout
+
+
+def test_the_cyclic_collector_is_off_for_start_up_only():
+    # start-up runs without the cyclic collector (it walked the imported objects again and
+    # again); it is back on after START_UP_S, and at once in a child forked before that
+    import subprocess
+    import sys
+
+    probe = (
+        "import gc, os, time\n"
+        "from ccmj_cli import _entry as e\n"
+        "e.START_UP_S = 0.2\n"
+        "e._collector_off_for_start_up()\n"
+        "off = not gc.isenabled()\n"
+        "r, w = os.pipe()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    os.write(w, b'1' if gc.isenabled() else b'0'); os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+        "child = os.read(r, 1) == b'1'\n"
+        "time.sleep(1.0)\n"
+        "print(off, child, gc.isenabled())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True"]

@@ -182,6 +182,49 @@ def _eager(disp, sigs: tuple):
     return disp
 
 
+_runtime: list = []  # [bool] once the runtime that loaded kernels link against is set up
+
+
+def _runtime_ready(target_context) -> bool:
+    """Set up what machine code loaded from the cache links against, without Numba's context
+    refresh: before each load Numba refreshes its compiler context, which imports and registers
+    every implementation it could compile with (about 0.08 s, a sixth of a warm command) while a
+    loaded kernel needs only the runtime library (NRT) and the hash secrets' symbols. A compile
+    still refreshes the context itself. False when this Numba lacks the pieces (then a load
+    refreshes as usual)."""
+    if not _runtime:
+        try:
+            import numba.cpython.hashing  # noqa: F401  (adds the hash secrets' symbols)
+            from numba.core.runtime import rtsys
+
+            rtsys.initialize(target_context)
+            ok = True
+        except Exception:
+            ok = False
+        _runtime.append(ok)
+    return _runtime[0]
+
+
+@contextlib.contextmanager
+def _llvm_calls_unannounced():
+    """Numba announces every call into LLVM as an event (for its compile timers); loading a
+    kernel makes thousands of such calls (its symbols, one by one) and needs no timer: about
+    0.015 s of a warm command. Loads run under Numba's compiler lock, so no other thread makes
+    LLVM calls meanwhile."""
+    from llvmlite.binding import ffi
+
+    lock = getattr(getattr(ffi, "lib", None), "_lock", None)
+    saved = getattr(lock, "_cblist", None)
+    if not isinstance(saved, list):
+        yield
+        return
+    lock._cblist = []
+    try:
+        yield
+    finally:
+        lock._cblist = saved
+
+
 class _SafeCache:
     """Numba's per-function cache, where a damaged index or data file (cut, garbled, from
     another build) is a cache miss: the file is removed so the fresh compile can be saved."""
@@ -201,7 +244,15 @@ class _SafeCache:
 
     def load_overload(self, sig, target_context):
         try:
-            return self._inner.load_overload(sig, target_context)
+            inner = self._inner
+            if not (
+                hasattr(inner, "_load_overload")
+                and hasattr(inner, "_guard_against_spurious_io_errors")
+                and _runtime_ready(target_context)
+            ):
+                return inner.load_overload(sig, target_context)
+            with inner._guard_against_spurious_io_errors(), _llvm_calls_unannounced():
+                return inner._load_overload(sig, target_context)
         except Exception:
             self._forget()
             return None

@@ -766,8 +766,10 @@ def probe_copy(tmp_path, numba_direct=False) -> Path:
 def run_probe(root: Path, env: dict) -> tuple[int, str, str]:
     code = f"import sys; sys.path.insert(0, {str(root)!r})\n"
     code += "from ccmj_cli._kernels.probe import probe; print(probe())"
+    # (no .pyc written: edit_keeping_stamp keeps size and mtime, so Python itself would import
+    # a stale .pyc of the edited file; what is tested is the kernel cache)
     r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT,
+        [sys.executable, "-B", "-c", code], capture_output=True, text=True, timeout=TIMEOUT,
         env={**os.environ, **env},
     )  # fmt: skip
     return r.returncode, r.stdout.strip(), r.stderr

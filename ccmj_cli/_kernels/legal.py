@@ -743,20 +743,19 @@ def _mmerge(a, b, out):
         _tie(out, 0, 2, t)
 
 
-@njit(cache=True, inline="always")
-def _mtable(rows, rm, nd, n, v_kind, required, tabs, v, g):
-    """_table on masked rows: memo row n in a scenario, into tabs[v, g] (indexed in place: a
-    view of it would cost two reference counts)."""
+@njit(cache=True)
+def _mtable(rows, rm, nd, n, v_kind, required, out):
+    """_table on masked rows: memo row n in a scenario."""
     for r in range(4):
         rr = r if v_kind == 1 else 4
         for t in range(N_T):
-            tabs[v, g, 0, r, t] = rows[n, rr, t]
-            tabs[v, g, 1, r, t] = rm[n, rr, t]
-            tabs[v, g, 2, r, t] = nd[n, rr, t]
+            out[0, r, t] = rows[n, rr, t]
+            out[1, r, t] = rm[n, rr, t]
+            out[2, r, t] = nd[n, rr, t]
         if required:
-            tabs[v, g, 0, r, 0] = INF
-            tabs[v, g, 1, r, 0] = 0
-            tabs[v, g, 2, r, 0] = 0
+            out[0, r, 0] = INF
+            out[1, r, 0] = 0
+            out[2, r, 0] = 0
 
 
 @njit(cache=True)
@@ -800,10 +799,9 @@ def _fold(res, v, rm, nd):
 
 
 @njit(cache=True, inline="always")
-def _pfinal(pairs, v, need, t_all, res):
+def _pfinal(a, b, need, t_all, res):
     """Fold into res = [value, rm, nd] the min over r1 | r2 ⊇ need and t1 + t2 = t_all of
-    a[r1, t1] + b[r2, t2] (ties OR-ed), a and b the halves pairs[v, 0] and pairs[v, 1]: the
-    whole hand from two halves (indexed in place, not by views)."""
+    a[r1, t1] + b[r2, t2] (ties OR-ed): the whole hand from two halves."""
     for r1 in range(4):
         for r2 in range(4):
             if (r1 | r2) & need != need:
@@ -812,11 +810,10 @@ def _pfinal(pairs, v, need, t_all, res):
                 t2 = t_all - t1
                 if t2 < 0 or t2 >= N_T or t1 % 2 + t2 % 2 > 1:
                     continue
-                va = pairs[v, 0, 0, r1, t1]
-                vb = pairs[v, 1, 0, r2, t2]
+                va = a[0, r1, t1]
+                vb = b[0, r2, t2]
                 if va < INF and vb < INF:
-                    _fold(res, va + vb, pairs[v, 0, 1, r1, t1] | pairs[v, 1, 1, r2, t2],
-                          pairs[v, 0, 2, r1, t1] | pairs[v, 1, 2, r2, t2])  # fmt: skip
+                    _fold(res, va + vb, a[1, r1, t1] | b[1, r2, t2], a[2, r1, t1] | b[2, r2, t2])
 
 
 # Slots of mcontext's cache of merged pairs of groups (direct-mapped: a new entry replaces the
@@ -859,19 +856,14 @@ def _copy_table(src, dst):
 
 
 @njit(cache=True)
-def _pair(tabs, v, ga, ia, ib, code, pkey, ptab, pairs, h):
-    """pairs[v, h] = _mmerge(tabs[v, ga], tabs[v, ga + 1]), the tables of memo rows ia and ib
-    in the scenario ``code``: these three name the merge in the cache (pkey, ptab). Indexed in
-    place, not by views (each view costs two reference counts; a hit makes none)."""
+def _pair(a, b, ia, ib, code, pkey, ptab, out):
+    """out = _mmerge(a, b), where a and b are the tables of memo rows ia and ib in the scenario
+    ``code``: these three name the merge in the cache (pkey, ptab)."""
     i = H._hash(ia, ib, code, 0) & (PAIR_SLOTS - 1)
     if pkey[i, 0] == ia and pkey[i, 1] == ib and pkey[i, 2] == code:
-        for k in range(3):
-            for r in range(4):
-                for t in range(N_T):
-                    pairs[v, h, k, r, t] = ptab[i, k, r, t]
+        _copy_table(ptab[i], out)
         return
-    out = pairs[v, h]
-    _mmerge(tabs[v, ga], tabs[v, ga + 1], out)
+    _mmerge(a, b, out)
     _copy_table(out, ptab[i])
     pkey[i, 0] = ia
     pkey[i, 1] = ib
@@ -897,7 +889,7 @@ def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     arrays passed one by one: the search's hot path builds no tuples). Returns (found,
     distance, nd mask); found is False when a row is missing (then call ``mcontext``).
     Each group's complement is left to ``mdraws_made``, which makes the ones it needs."""
-    tabs, _, _, req, need, kind, keys, meta, res, idx, made, pairs, pkey, ptab, _, _ = mcx
+    tabs, best, tmp, req, need, kind, keys, meta, res, idx, made, pairs, pkey, ptab, _, _ = mcx
     for g in range(4):
         keys[g] = _suit_key(c, 27, 7) if g == 3 else _suit_key(c, 9 * g, 9)
         n = H.find(hk, hv, hm, keys[g], g, 0, 0)
@@ -936,12 +928,12 @@ def mcontext_made(c, ms, rv, mcx, hk, hv, hm, rows, flag, rmk, ndk):
     res[2] = 0
     for v in range(nv):
         for g in range(4):
-            _mtable(rows, rmk, ndk, idx[g], kind[v], req[v, g], tabs, v, g)
+            _mtable(rows, rmk, ndk, idx[g], kind[v], req[v, g], tabs[v, g])
         code = kind[v] << 2 | req[v, 0] << 1 | req[v, 1]  # (what the two tables depend on)
-        _pair(tabs, v, 0, idx[0], idx[1], code, pkey, ptab, pairs, 0)
+        _pair(tabs[v, 0], tabs[v, 1], idx[0], idx[1], code, pkey, ptab, pairs[v, 0])
         code = kind[v] << 2 | req[v, 2] << 1 | req[v, 3]
-        _pair(tabs, v, 2, idx[2], idx[3], code, pkey, ptab, pairs, 1)
-        _pfinal(pairs, v, need[v], meta[1], res)
+        _pair(tabs[v, 2], tabs[v, 3], idx[2], idx[3], code, pkey, ptab, pairs[v, 1])
+        _pfinal(pairs[v, 0], pairs[v, 1], need[v], meta[1], res)
     if res[0] >= INF:
         return True, INF, np.int64(0)
     return True, res[0], res[2]

@@ -977,8 +977,8 @@ def mdraws_made(todo, mcx, hk, hv, hm, rows, flag, rmk, ndk):
         n = H.find(hk, hv, hm, key, g, 0, 0)
         if n < 0 or n >= flag.shape[0] or not flag[n] & 1:
             continue
-        # the drawn group's row (as _mtable reads it) beside its complement, as _mfinal folds
-        # them: the least sum, the rm masks of the sums that reach it OR-ed
+        # the drawn group's row, read as _mtable reads it (in place: no table copied first),
+        # beside its complement: the least sum, the rm masks of the sums that reach it OR-ed
         d14 = INF
         rm = np.int64(0)
         for v in range(meta[0]):

@@ -39,10 +39,19 @@ from .rules import Variant, load_variant
 DEFAULT_DRAWS = 17  # a whole hand, as `ccmj odds`
 OBJECTIVES = ("win", "payment")
 POOL = "hand_only"
+EDGES = ("progress", "all")  # what a hand on the search region's edge may do
 MAX_STATES = 400_000  # the graph's size limit (about 1 KB a state with its edges)
 WIDEN_STATES = 400_000  # widen while the next step should have fewer states than this
 GROWTH = 15  # a step of the search has about this many times the states of the one before
 FIRST_GROWTH = 40  # the first step off the straight path: up to this many times (far hands)
+# A 13-tile hand whose last step raised its answer by 15% or more has not settled: its
+# region answer can be below what a simple bot achieves (a far hand rebuilds itself further
+# than a step allows). It searches on, first with every move on the region's edge (the same
+# hands: 3-8 times the time), then the next step, while that should fit in ``settle_states``
+# at SETTLE_GROWTH times the states (far steps grow 15-32 times: a low estimate would build a
+# graph only to find it too large).
+SETTLE_GAIN = 0.15
+SETTLE_GROWTH = 25
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,7 @@ class ExactReport:
     objective: str
     pool: str  # "hand_only"
     limit: int  # the search region: hands with x + d <= limit
+    edge: str  # on the region's edge (x + d = limit) a hand makes "progress" only, or "all" moves
     complete: bool  # limit >= draws: every hand that can still win was searched
     gain: float | None  # what the last widening added to the best value (None: no widening)
     states: int  # states in the graph
@@ -101,6 +111,7 @@ class ExactReport:
             "objective": self.objective,
             "pool": self.pool,
             "limit": self.limit,
+            "edge": self.edge,
             "complete": self.complete,
             "gain": self.gain,
             "states": self.states,
@@ -292,7 +303,7 @@ def _warm(rv, tb) -> None:
     kill = np.zeros(1, np.int64)
     ms = np.zeros(L.MS_LEN, np.int64)
     memo, mk = _memo_take(rv)
-    g = K.build(c, c[0], base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 1, 1, 1, 10, kill,
+    g = K.build(c, c[0], base, np.zeros(L.N_KINDS, np.uint8), ms, rv, tb, 0, 1, 1, 1, 1, 10, kill,
                 memo, mk, _dmemo_take(rv))  # fmt: skip
     _memo_give(rv, g[6], g[7])
     _dmemo_give(rv, g[8])
@@ -305,12 +316,13 @@ def _warm(rv, tb) -> None:
     _WARM.append(True)
 
 
-def _solve(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n, total, obj,
-           max_states, stop, kill):  # fmt: skip
-    """Build and solve the graph for one search limit: (graph, w0, e0, dec)."""
+def _solve(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, edge, n, total,
+           obj, max_states, stop, kill):  # fmt: skip
+    """Build and solve the graph for one search region (``K.build``'s limit and edge): (graph,
+    w0, e0, dec)."""
     memo, mk = _memo_take(rv)
     graph = run_stoppable(K.build, kill, stop, roots_c, c_ref, base, meld_own, ms, rv, tb,
-                          declare, dealer, limit, n, max_states, kill, memo, mk,
+                          declare, dealer, limit, edge, n, max_states, kill, memo, mk,
                           _dmemo_take(rv))  # fmt: skip
     _memo_give(rv, graph[6], graph[7])
     _dmemo_give(rv, graph[8])
@@ -338,19 +350,27 @@ def analyze(
     dealer: bool = False,
     rules: Variant | str | None = None,
     limit: int | None = None,
+    edge: str = "progress",
     max_states: int = MAX_STATES,
     widen_states: int = WIDEN_STATES,
+    settle_states: int = 0,
+    settle_check=None,
     stop=None,
     ready=None,
 ) -> ExactReport:
     """Exact P(win) and P(tenpai) by turn and expected payment, best play for ``objective``.
 
     A 13-tile hand (3k+1 concealed beside k melds) gives one result; a 14-tile hand one per
-    distinct discard, best first. ``limit``: the search region (hands with x + d <= limit);
-    None widens it from the straight path until it is complete, the graph would pass
-    ``max_states`` or the next step should have more than ``widen_states`` states (the answer
-    never depends on the machine's speed). Raises BeyondReach when not even the
-    first region fits, and Stopped when ``stop`` (a threading.Event) is set or on Ctrl-C.
+    distinct discard, best first. ``limit``: the search region (hands with x + d <= limit),
+    ``edge`` what a hand on its edge (x + d = limit) may do: "progress" only or "all" moves
+    within the region; None widens it from the straight path until it is complete, the graph
+    would pass ``max_states`` or the next step should have more than ``widen_states`` states
+    (the answer never depends on the machine's speed). ``settle_states``: a 13-tile hand whose
+    last step to a wider limit added SETTLE_GAIN of its answer or more, and for which
+    ``settle_check(answer)`` (when given) says a simple policy may do as well, searches on
+    within it: every move on the edge, then the next step (0: never). Raises BeyondReach when
+    not even the first region fits, and Stopped when ``stop`` (a threading.Event) is set or on
+    Ctrl-C.
     ``ready()`` is called once the kernels are loaded, before the work proper.
     """
     v = _variant(rules)
@@ -387,27 +407,36 @@ def analyze(
     t0 = time.perf_counter()
     args = (roots_c, c0, base, meld_own, ms, rv, tb, int(declare), 0 if dealer else 1)
     if limit is not None:
-        lim = min(limit, n)
-        solved = _solve(*args, lim, n, total, obj, max_states, stop, kill)
+        if edge not in EDGES:
+            raise UsageError(f"bad edge '{edge}': expected progress or all")
+        lim, edge = min(limit, n), int(edge == "progress")
+        solved = _solve(*args, lim, edge, n, total, obj, max_states, stop, kill)
         gain = None
     else:  # widen from the straight path while the next step should stay within widen_states
-        lim = min(d0, n)
-        solved = _solve(*args, lim, n, total, obj, max_states, stop, kill)
-        gain = None
+        lim, edge = min(d0, n), 1
+        solved = _solve(*args, lim, edge, n, total, obj, max_states, stop, kill)
+        gain = wgain = None  # what the last step added; the last step to a wider limit
         while lim < n:
             size = solved[0][2].shape[0]
+            best = max(solved[1 + obj][solved[0][1]])
             # the straight path alone is the restricted model (a draw that does not help is
             # thrown at once): the first step off it is taken whenever it should fit at all
-            first = lim == d0 and size * FIRST_GROWTH <= max_states
-            if not first and size * GROWTH > widen_states:
+            if (lim == d0 and size * FIRST_GROWTH <= max_states) or size * GROWTH <= widen_states:
+                step = (lim + 1, 1, max_states)
+            elif not (len(starts) == 1 and wgain is not None and wgain >= SETTLE_GAIN * best
+                      and size * SETTLE_GROWTH <= settle_states
+                      and (settle_check is None or settle_check(float(best)))):  # fmt: skip
                 break
+            else:  # unsettled: first every move on the region's edge (the same hands), then
+                # the next step (every move costs about as much time as a step's new hands)
+                step = (lim + 1 - edge, 1 - edge, max(max_states, settle_states))
             try:
-                wider = _solve(*args, lim + 1, n, total, obj, max_states, stop, kill)
+                wider = _solve(*args, step[0], step[1], n, total, obj, step[2], stop, kill)
             except BeyondReach:
                 break
-            best = max(solved[1 + obj][solved[0][1]])
             gain = float(max(wider[1 + obj][wider[0][1]]) - best)
-            solved, lim = wider, lim + 1
+            wgain = gain if step[0] > lim else wgain
+            solved, lim, edge = wider, step[0], step[1]
     graph, w0, e0, dec = solved
     status, roots, states, s_c, edges, succ = graph
     results = []
@@ -450,6 +479,7 @@ def analyze(
         objective=objective,
         pool=POOL,
         limit=lim,
+        edge=EDGES[1 - edge],
         complete=lim >= n,
         gain=gain,
         states=int(states.shape[0]),

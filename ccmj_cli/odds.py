@@ -24,6 +24,7 @@ import os
 import secrets
 import threading
 import time
+import zlib
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 
@@ -42,6 +43,7 @@ from .rules import Variant, load_variant
 MC_INSTEAD = "; the Monte Carlo answer is given instead"  # (not with --trials 0: no trial runs)
 CHUNK = 1000  # trials per chunk: fixed, so the random streams never depend on --threads
 DEFAULT_TRIALS = 20_000
+SETTLE_TRIALS = 4_000  # the baseline bot's check of an unsettled 13-tile answer (_bot_check)
 MAX_TRIALS = 1_000_000_000  # counts stay exact in int64; beyond it a run takes hours
 DEFAULT_DRAWS = 17  # a whole hand: (136 - 53 dealt - 14 dead wall) / 4 players ~ 17 draws each
 METHODS = ("zimo", "dianpao", "mobao", "duibao")  # HOW_SELF, HOW_DISCARD, HOW_MOBAO, HOW_DUIBAO
@@ -88,6 +90,7 @@ class Exact:
     objective: str
     pool: str  # "hand_only" (the dynamic programme) or "draws_leave" (the closed form)
     limit: int | None  # the search region of the dynamic programme (hands with x + d <= limit)
+    edge: str | None  # its edge (x + d = limit): "progress" only or "all" moves (None: closed form)
     complete: bool  # every hand that can still win was searched: the optimum over every play
     gain: float | None  # what the last widening of the search added (None: not widened)
     states: int  # states in the graph (1 for the closed form)
@@ -216,6 +219,50 @@ def _schedule(draws: int | None, wall: int | None, pool_size: int) -> tuple[int,
     if n < 0 or n > pool_size:
         raise UsageError(f"bad --draws {n}: expected 0-{pool_size} (the unseen tiles)")
     return 4 * n, n
+
+
+_CHECK_MEMO = threading.local()
+
+
+def _bot_check(s: _Setup, v: Variant, n_turns: int, declare: bool, dealer: int,
+               objective: str):  # fmt: skip
+    """``exact.analyze``'s settle_check for a 13-tile hand: does the baseline bot, in the
+    analysis's pool (its thrown tiles unseen again), reach the answer? A Monte Carlo seeded by
+    the hand (the same answer every run), in chunks of CHUNK trials kept from one asking to the
+    next: it stops early once the bot is 2.5 standard errors from the answer either way, else
+    at SETTLE_TRIALS, and compares its estimate."""
+    st = np.zeros(K.stats_len((n_turns + 3) // 4), np.int64)
+    seed = zlib.crc32(s.c.tobytes() + s.pool.tobytes() + bytes([n_turns % 256]))
+    pay = objective == "payment"
+
+    def estimate() -> tuple[float, float]:
+        n = int(st[K.S_TRIALS])
+        if pay:
+            mean = int(st[K.S_PAY]) / n
+            var = int(st[K.S_PAY2]) / n - mean**2
+        else:
+            mean = int(st[K.S_HOW : K.S_HOW + 4].sum()) / n
+            var = mean * (1 - mean)
+        return mean, math.sqrt(max(var, 0.0) / n)
+
+    def check(answer: float) -> bool:
+        # the policy's caches hold values for one meld summary and rule vector: kept per
+        # thread for the next hand that shares them (making them costs as much as a check)
+        key = (s.ms.tobytes(), v.vector.tobytes())
+        if getattr(_CHECK_MEMO, "key", None) != key:
+            _CHECK_MEMO.key, _CHECK_MEMO.memo = key, (new_memo14(), K.new_wins_memo())
+        while st[K.S_TRIALS] < SETTLE_TRIALS:
+            if st[K.S_TRIALS] > 0:
+                mean, se = estimate()
+                if abs(mean - answer) > 2.5 * se:
+                    break
+            K.run_chunk(chunk_seed(seed, int(st[K.S_TRIALS]) // CHUNK), CHUNK, s.c, s.ms,
+                        s.own, s.pool, s.view, s.public, v.vector, tables(), n_turns, 0,
+                        int(declare), s.bao_mode, s.bao_tile, dealer, st, *_CHECK_MEMO.memo,
+                        1)  # fmt: skip
+        return estimate()[0] >= answer
+
+    return check
 
 
 def chunk_seed(seed: int, i: int) -> int:
@@ -350,6 +397,7 @@ def closed_form(s: _Setup, n_draws: int, v: Variant, dealer: int):
             objective="win",
             pool="draws_leave",
             limit=None,
+            edge=None,
             complete=True,
             gain=None,
             states=1,
@@ -379,6 +427,7 @@ def _from_analysis(r, rep) -> Exact:
         objective=rep.objective,
         pool=rep.pool,
         limit=rep.limit,
+        edge=rep.edge,
         complete=rep.complete,
         gain=rep.gain,
         states=rep.states,
@@ -386,7 +435,7 @@ def _from_analysis(r, rep) -> Exact:
 
 
 def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer, objective,
-               max_states, stop, ready, widen_states):  # fmt: skip
+               max_states, stop, ready, widen_states, settle_states, n_turns):  # fmt: skip
     """The exact answer of every start: ({discard: Exact}, {discard: note}, solver or None)."""
     from . import exact as X  # (its kernels load only when an exact answer is sought)
 
@@ -409,10 +458,14 @@ def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer,
         if bao_mode != K.BAO_NONE or found:
             return found, notes, None
         notes = {}
+    settle_check = None
+    if settle_states and one:
+        settle_check = _bot_check(setups[0][1], v, n_turns, declare, dealer, objective)
     try:
         rep = X.analyze(h, visible=vis, draws=n_draws, objective=objective, declare=declare,
                         dealer=dealer == 0, rules=v, max_states=max_states,
-                        widen_states=widen_states, stop=stop, ready=ready)  # fmt: skip
+                        widen_states=widen_states, settle_states=settle_states,
+                        settle_check=settle_check, stop=stop, ready=ready)  # fmt: skip
     except X.BeyondReach as e:
         note = f"beyond exact reach ({e}){MC_INSTEAD}"
         return found, {d: note for d, _ in setups}, None
@@ -600,6 +653,7 @@ def odds(
     stop: threading.Event | None = None,
     ready=None,
     max_states: int | None = None,
+    settle: bool = True,
 ) -> OddsReport:
     """P(win) and how: exactly (the dynamic programme of ``ccmj_cli.exact``, or the closed form
     for a declared tenpai hand) and/or by Monte Carlo over the unseen tiles.
@@ -617,7 +671,10 @@ def odds(
     played once per distinct discard, with the same seed, and the results come best first.
     ``progress(done, total)`` is called from this thread with the trials finished so far;
     setting ``stop`` ends the run early with what is known (``interrupted``); ``ready()`` is
-    called once the kernels are loaded, before the work proper.
+    called once the kernels are loaded, before the work proper. ``settle``: a 13-tile hand
+    whose search has not settled (its last step added 15% of its answer or more) and
+    that the baseline bot may match (``_bot_check``) searches on, within the graph's size
+    limit of ``exact=True`` (``exact.analyze``'s ``settle_states``).
     """
     v = _variant(rules)
     h, text = hand_to_play(hand, v, "odds")
@@ -678,7 +735,9 @@ def odds(
             found, notes, solver = _exact_all(h, setups, vis, n_draws, opponents, declare,
                                               bao_mode, v, dealer_seat, objective, limit, stop,
                                               ready, X.WIDEN_STATES if exact else
-                                              AUTO_STATES)  # fmt: skip
+                                              AUTO_STATES,
+                                              X.MAX_STATES if settle else 0,
+                                              n_turns)  # fmt: skip
         except X.Stopped:
             found, notes = {}, {d: "interrupted" for d, _ in setups}
             stop = stop or threading.Event()

@@ -241,6 +241,7 @@ def _exact_method(ex: dict) -> str:
         return (
             f"exact (best play for {goal} over every play; pool hand_only; {ex['states']:,} states)"
         )
+    moves = ", every move on its edge" if ex.get("edge") == "all" else ""
     widened = (
         ", the straight path only: a draw that does not help is thrown at once"
         if ex["gain"] is None
@@ -248,7 +249,7 @@ def _exact_method(ex: dict) -> str:
     )
     return (
         f"region search: a lower bound, not the optimum (best play for {goal} over hands within "
-        f"{ex['limit']} of a win counting new tiles{widened}; pool hand_only; "
+        f"{ex['limit']} of a win counting new tiles{moves}{widened}; pool hand_only; "
         f"{ex['states']:,} states)"
     )
 

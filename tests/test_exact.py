@@ -247,6 +247,50 @@ def test_wider_search_is_never_worse_and_values_are_consistent():
         assert np.all(r.p_win <= r.p_tenpai + 1e-12)  # a win needs a tenpai hand first
 
 
+EDGE_CASES = [
+    # (hand, visible, rules, draws, limit): regions short of the horizon; 13 and 14 tiles,
+    # visible tiles, melds, and 七对 (kuansong: the per-neighbour kernels)
+    ("111m456p789s57s12z", None, None, 17, 4),
+    ("123m469p789s15577z", None, None, 12, 3),
+    ("46m456p78s557z[777z]", "6s6s", None, 12, 4),
+    ("11m456p789s12z66z1s", None, "kuansong", 10, 3),
+]
+
+
+@pytest.mark.parametrize("hand,visible,rules,n,lim", EDGE_CASES)
+def test_every_move_on_the_edge_lies_between_two_steps(hand, visible, rules, n, lim):
+    # the same hands with more moves between them: never worse than progress only, never
+    # better than the next step, where those hands are inside the region and move freely
+    def run(limit, edge):
+        rep = X.analyze(hand, visible=visible, draws=n, rules=rules, limit=limit, edge=edge)
+        return rep, {r.discard: r.p_win[-1] for r in rep.results}
+
+    prog, a = run(lim, "progress")
+    every, b = run(lim, "all")
+    _, c = run(lim + 1, "progress")
+    assert every.states == prog.states and (prog.edge, every.edge) == ("progress", "all")
+    assert not every.complete
+    assert any(b[d] > a[d] + 1e-9 for d in a), hand  # (the moves matter on these hands)
+    for d in a:
+        assert a[d] - 1e-12 <= b[d] <= c[d] + 1e-12, (hand, d, a[d], b[d], c[d])
+
+
+def test_every_move_on_the_edge_changes_nothing_in_a_complete_search():
+    for hand, visible, rules, n in BRUTE[:4]:
+        want = X.analyze(hand, visible=visible, draws=n, rules=rules, limit=n).results
+        got = X.analyze(hand, visible=visible, draws=n, rules=rules, limit=n, edge="all").results
+        for r, w in zip(got, want, strict=True):
+            assert r.discard == w.discard and np.array_equal(r.p_win, w.p_win), hand
+
+
+def test_the_solver_follows_its_decisions_with_every_move_on_the_edge():
+    rep = X.analyze("111m456p789s57s12z", draws=14, limit=4, edge="all")
+    r, trials = rep.results[0], 20_000
+    st = _follow(rep.solver, r.discard, trials, 77)
+    p = st[1:5].sum() / trials
+    assert abs(p - r.p_win[-1]) <= Z_JOINT * math.sqrt(r.p_win[-1] * (1 - r.p_win[-1]) / trials)
+
+
 def test_payment_objective_pays_at_least_as_much():
     win = X.analyze("123m469p78s15577z2z", draws=8, objective="win").results[0]
     pay = X.analyze("123m469p78s15577z2z", draws=8, objective="payment").results[0]
@@ -255,22 +299,51 @@ def test_payment_objective_pays_at_least_as_much():
 
 
 BOT_HANDS = [
-    # tenpai with dead and thin waits, and 1-shanten hands
+    # tenpai with dead and thin waits, 1-shanten hands, and a far hand that settles (below)
     ("111m456p789s2345s", "2s2s2s5s5s5s"),
     ("111m456p789s2345s", "2s2s2s5s5s"),
     ("123m456p111s4679s", None),
     ("111m456p789s57s12z", None),
+    ("1678m125p1239s24z", None),
 ]
 
 
 @pytest.mark.parametrize("hand,visible", BOT_HANDS)
 def test_the_best_play_is_not_below_the_baseline_bot(hand, visible):
-    # the same model: the bot's thrown tiles go back to the pool too
+    # the same model: the bot's thrown tiles go back to the pool too. 20,000 trials: a standard
+    # error of about 0.003, so an answer a step short of settling (111m456p789s57s12z: 0.3425
+    # against the bot's 0.352) fails
     ex = O.odds(hand, visible=visible).results[0]
-    bot = O.odds(hand, visible=visible, exact=False, pool="hand_only", trials=6000,
+    bot = O.odds(hand, visible=visible, exact=False, pool="hand_only", trials=20_000,
                  seed=5).results[0]  # fmt: skip
     se = math.sqrt(bot.p_win * (1 - bot.p_win) / bot.trials)
     assert ex.p_win >= bot.p_win - 3 * se, (hand, ex.p_win, bot.p_win)
+
+
+def test_an_unsettled_thirteen_tile_answer_searches_on():
+    # limit 4 (5,307 states) wins 0.3425 and its step added 0.063, 18% of it, and the
+    # baseline bot wins about 0.352: every move on the edge (0.3558, the same hands), then, as
+    # the bot's check still reaches that, the next step (83,754 states), 0.3697
+    hand = "111m456p789s57s12z"
+    quick = O.odds(hand, settle=False).results[0].exact
+    assert (quick.limit, quick.edge, quick.states) == (4, "progress", 5307)
+    assert abs(quick.p_win - 0.3425) < 5e-5 and quick.gain >= X.SETTLE_GAIN * quick.p_win
+    every = X.analyze(hand, limit=4, edge="all").results[0].p_win[-1]
+    assert abs(every - 0.3558) < 5e-5
+    r = O.odds(hand).results[0].exact
+    assert (r.limit, r.edge, r.states) == (5, "progress", 83754) and not r.complete
+    assert abs(r.p_win - 0.3697) < 5e-5 and abs(r.gain - (r.p_win - every)) < 1e-12
+    # a check the bot fails settles it: the answer is every move on the edge at limit 4
+    rep = X.analyze(hand, max_states=150_000, widen_states=25_000, settle_states=400_000,
+                    settle_check=lambda answer: answer < 0.35)  # fmt: skip
+    assert (rep.limit, rep.edge) == (4, "all") and abs(rep.results[0].p_win[-1] - every) < 1e-12
+    # a settled answer stays where it was: the last step added less than 15%
+    t = O.odds("123m456p111s4679s").results[0].exact
+    assert t.gain < X.SETTLE_GAIN * t.p_win and t.states == O.odds("123m456p111s4679s",
+                                                         settle=False).results[0].exact.states
+    # a 14-tile hand never settles (its discards' regions overlap in one graph)
+    assert X.analyze("123m469p789s15577z", max_states=150_000, widen_states=25_000,
+                     settle_states=400_000).edge == "progress"  # fmt: skip
 
 
 FAR = "2m5m7m8m9m5p8p7s7s2z4z5z5z"  # legal distance 5 (legal shanten 4)

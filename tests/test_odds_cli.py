@@ -156,6 +156,17 @@ def test_a_restricted_search_is_never_called_exact():
     # the same hand over 3 draws is searched whole: exact
     d3 = json.loads(odds(hand, "-n", "3", "--json").stdout)
     assert d3["exact"]["complete"] and d3["method"] == "exact"
+    assert d["exact"]["edge"] == d3["exact"]["edge"] == "progress"
+
+
+def test_a_settled_answer_says_every_move_on_its_edge_was_searched():
+    # 66999m13567p35s2z: limit 4 wins 0.3147 after a step that added 0.051, the bot about
+    # 0.322: the search goes on with every move on the edge (0.3203) and stops there
+    d = json.loads(odds("66999m13567p35s2z", "--json").stdout)
+    assert (d["exact"]["limit"], d["exact"]["edge"], d["method"]) == (4, "all", "region")
+    assert abs(d["p_win"] - 0.3203) < 5e-5
+    assert "counting new tiles, every move on its edge, the last widening" in odds(
+        "66999m13567p35s2z").output
 
 
 def test_auto_falls_back_to_monte_carlo_and_says_why():

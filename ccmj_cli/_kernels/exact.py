@@ -11,11 +11,13 @@ win (``judge_win``), else keeps any 13 of the 14 tiles, chosen to maximise the o
 A state is the concealed hand alone. The graph holds the hands within the search region:
 ``x + d <= limit``, where d is the hand's legal distance (``legal.py``) and x the number of its
 tiles that are not in the starting hand; a hand on the region's edge (x + d = limit) makes only
-progress (a draw and a discard that lower d). Each draw brings at most one new tile, so after t draws
-x <= t, and a hand that can still win has d <= N - t: every hand with x + d > N has value 0, and
-with ``limit >= N`` the graph holds every hand that matters — the optimum over every play (a
-hand with x + d = N can win only if every draw left lowers d, so progress is all it may use).
-A smaller limit confines play to hands at most ``limit - d0`` tiles off the straight path.
+progress (a draw and a discard that lower d), or, with ``edge`` 0, every move that stays in the
+region (the same hands, more moves between them). Each draw brings at most one new tile, so
+after t draws x <= t, and a hand that can still win has d <= N - t: every hand with x + d > N
+has value 0, and with ``limit >= N`` the graph holds every hand that matters — the optimum over
+every play (a hand with x + d = N can win only if every draw left lowers d, so progress is all
+it may use). A smaller limit confines play to hands at most ``limit - d0`` tiles off the
+straight path.
 
 ``build`` makes the graph; ``backward`` computes, from the last turn back, each state's value
 and the best discard after every (state, draw, turn); ``forward`` follows those decisions from a
@@ -197,10 +199,12 @@ MAX_NEW_SUCC = N_KINDS * 15
 
 
 @njit(cache=True, nogil=True)
-def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_draws,
+def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, edge, n_draws,
           max_states, stop, memo, mk, dmemo):  # fmt: skip
     """Build the state graph from the start hands (rows of ``roots_c``, 3k+1 concealed tiles)
-    over the hands with x + d <= ``limit`` (x counted against ``c_ref``, the hand as given).
+    over the hands with x + d <= ``limit`` (x counted against ``c_ref``, the hand as given);
+    ``edge`` 1: a hand on the region's edge (x + d = limit) makes only progress, 0: it makes
+    every move that stays in the region (the same hands, more moves between them).
     ``base[t]``: 4 - visible - meld copies. ``memo``, ``mk``: the legal-distance memo
     (LG.new_memo(rv)) and its masks (LG.new_masks()), kept by the caller from one build to the
     next (the suit rows are most of the work). ``dmemo``: the distance memo (``HT.new``), kept
@@ -262,7 +266,8 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
     ready = -1  # (with 七对: the state whose draw rows are made)
     while True:  # breadth first, in runs of states that need nothing from here
         status, s, n_s, n_e, n_q = _run(
-            s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, stop, masked,
+            s, n_s, n_e, n_q, ready, c, c_ref, base, limit, edge, n_draws, max_states, stop,
+            masked,
             ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk,
             hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
             succ)  # fmt: skip
@@ -277,7 +282,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, n_
             hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
         elif status == _ROWS:
             memo, wk, wv, wm, w14, n_w = _draw_rows_qidui(
-                c, states[s], c_ref, base, limit, n_draws, ms, rv, memo, cx, d14, wk, wv, wm,
+                c, states[s], c_ref, base, limit, edge, n_draws, ms, rv, memo, cx, d14, wk, wv, wm,
                 w14, n_w, keep, dtab)  # fmt: skip
             hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
             ready = s
@@ -298,7 +303,8 @@ _ROWS = 4  # (_run: the next state's draw rows are to be made)
 
 
 @njit(cache=True)
-def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, stop, masked, ms,
+def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, edge, n_draws, max_states, stop, masked,
+         ms,
          meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk, hv, hm,
          rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
          succ):  # fmt: skip
@@ -320,13 +326,15 @@ def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, st
         if states[s, S_LOCK] == 1:
             keep[:] = 0  # (a locked hand keeps no draw: it wins or throws it)
         elif masked:
-            if not _draw_rows(c, states[s], c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm,
+            if not _draw_rows(c, states[s], c_ref, base, limit, edge, n_draws, ms, rv, mcx, hk,
+                              hv, hm,
                               rows, flag, rmk, ndk, dk, dv, dm, msk, keep, dtab,
                               need):  # fmt: skip
                 return _ROWS, s, n_s, n_e, n_q
         elif s != ready:
             return _ROWS, s, n_s, n_e, n_q
-        n_s, n_e, n_q = _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare,
+        n_s, n_e, n_q = _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb,
+                                declare,
                                 dealer, own, wbuf, pays, keep, dtab, sk, sv, sm, states, s_c,
                                 s_lm, n_s, edges, n_e, succ, n_q)  # fmt: skip
         s += 1
@@ -334,19 +342,19 @@ def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, n_draws, max_states, st
 
 
 @njit(cache=True, inline="always")
-def _prune(c, t, st, c_ref, d14t, limit, n_draws):
+def _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
     """Is the draw t of the state ``st`` (its row) one no discard can keep in the region? A
-    discard leaves at least the 14 tiles' distance d14t and removes at most one new tile; a
-    state on the region's edge (x + d = limit) makes only progress."""
+    discard leaves at least the 14 tiles' distance d14t and removes at most one new tile; with
+    ``edge``, a state on the region's edge (x + d = limit) makes only progress."""
     d = st[S_DIST]
-    if st[S_X] + d >= limit and d14t >= d:
+    if edge and st[S_X] + d >= limit and d14t >= d:
         return True
     x14 = st[S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
     return x14 - 1 + d14t > limit or d14t > n_draws
 
 
 @njit(cache=True, inline="always")
-def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows, flag, rmk,
+def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, ms, rv, mcx, hk, hv, hm, rows, flag, rmk,
                ndk, dk, dv, dm, msk, keep, dtab, need):  # fmt: skip
     """Standard forms: keep[t] = 1 for each draw t of the state ``st`` (hand c) that a discard
     can keep in the region, with dtab[t, x] = the distance discarding x leaves (INF for a tile
@@ -373,7 +381,7 @@ def _draw_rows(c, st, c_ref, base, limit, n_draws, ms, rv, mcx, hk, hv, hm, rows
         if base[t] - int(c[t]) <= 0:
             continue
         d14t = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
-        if _prune(c, t, st, c_ref, d14t, limit, n_draws):
+        if _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
             continue
         ka14, kb14 = _key_more(ka, kb, t)
         got = HT.find(dk, dv, dm, ka14, kb14, msk, 0)
@@ -426,7 +434,8 @@ def _fill_rows(c, ms, rv, memo, mk, mcx, need):
 
 
 @njit(cache=True)
-def _draw_rows_qidui(c, st, c_ref, base, limit, n_draws, ms, rv, memo, cx, d14, wk, wv, wm, w14,
+def _draw_rows_qidui(c, st, c_ref, base, limit, edge, n_draws, ms, rv, memo, cx, d14, wk, wv, wm,
+                     w14,
                      n_w, keep, dtab):  # fmt: skip
     """``_draw_rows`` where 七对 counts (no melds): the per-neighbour kernels, each 14-tile
     hand's discard distances kept in w14 (many states share one). Returns (memo, wk, wv, wm,
@@ -436,7 +445,7 @@ def _draw_rows_qidui(c, st, c_ref, base, limit, n_draws, ms, rv, memo, cx, d14, 
     dists = np.zeros(N_KINDS, np.int64)
     for t in range(N_KINDS):
         keep[t] = 0
-        if base[t] - int(c[t]) <= 0 or _prune(c, t, st, c_ref, d14[t], limit, n_draws):
+        if base[t] - int(c[t]) <= 0 or _prune(c, t, st, c_ref, d14[t], limit, edge, n_draws):
             continue
         keep[t] = 1
         c[t] += 1
@@ -472,7 +481,8 @@ def _edge(edges, n_e, t, w, kind, q0, q1, pay, jia, piao):
 
 
 @njit(cache=True, inline="always")
-def _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare, dealer, own, wbuf,
+def _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb, declare, dealer, own,
+            wbuf,
             pays, keep, dtab, sk, sv, sm, states, s_c, s_lm, n_s, edges, n_e, succ,
             n_q):  # fmt: skip
     """The edges of state s (hand c): a win edge per winning draw, a kept edge per draw of
@@ -483,7 +493,7 @@ def _expand(s, c, c_ref, base, limit, n_draws, ms, meld_own, rv, tb, declare, de
     lock = states[s, S_LOCK] == 1
     lm = s_lm[s]
     d = states[s, S_DIST]
-    edge_state = states[s, S_X] + d >= limit  # on the region's edge: progress only
+    edge_state = edge and states[s, S_X] + d >= limit  # on the region's edge: progress only
     states[s, S_E0] = n_e
     for t in range(N_KINDS):
         w = base[t] - int(c[t])

@@ -34,7 +34,8 @@ def register(app: typer.Typer):
             typer.Option(
                 "--search",
                 help="full: every position as ccmj odds --exact values it; quick: as ccmj odds "
-                "does unasked (a smaller search, much faster on far hands).",
+                "does unasked (a smaller search, much faster on far hands; a 13-tile position "
+                "without its settling step).",
             ),
         ] = "full",
         threads: Annotated[

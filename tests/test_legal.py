@@ -278,3 +278,51 @@ def test_masks_give_the_distance_of_each_draw_and_discard(text, v):
             c3[x] -= 1
             want3, memo = G.distance(c3, ms, v.vector, memo)
             assert (G.INF if d14 >= G.INF else d14 + 1 - (rm >> x & 1)) == want3, (text, t, x)
+
+
+@st.composite
+def pair_rich_counts(draw):
+    """13 or 14 tiles, the first k of 14 drawn kinds doubled (some quads): hands near seven
+    pairs, where the 七对 floor is low, and far from it."""
+    n = draw(st.sampled_from((13, 14)))
+    kinds = draw(st.lists(st.integers(0, 33), min_size=14, max_size=14))
+    k = draw(st.integers(0, 7))
+    c = np.zeros(34, np.uint8)
+    for i, t in enumerate(kinds):
+        add = 2 if i < k else 1
+        if c[t] + add <= 4 and int(c.sum()) + add <= n:
+            c[t] += add
+    t = 0
+    while int(c.sum()) < n:  # (repeated kinds left it short: fill in order)
+        if c[t] < 4:
+            c[t] += 1
+        t = (t + 7) % 34
+    return c
+
+
+@settings(max_examples=S.examples(300))
+@given(pair_rich_counts(), S.variants(), st.integers(0, 8))
+def test_the_seven_pairs_floor_never_skips_a_closer_seven_pairs(c, v, bound):
+    # the filter is exact: min(bound, DP) whether or not the DP runs
+    rv = v.vector
+    q = int(G._qidui(c, rv))
+    assert int(G._qidui_floor(c)) <= q
+    assert int(G._qidui_under(c, rv, bound)) == min(bound, q)
+    assert int(G._qidui_under(c, rv, G.INF)) == q
+
+
+def test_the_seven_pairs_floor_by_hand():
+    # 1133m557799p1s2z: five pairs and two singles: two tiles pair them (seven pairs), and the
+    # hand has every suit and a 幺九 pair (11m), so the floor is the distance
+    c = T.parse_hand("1133m557799p1s2z").concealed
+    assert int(G._qidui_floor(c)) == 2 and int(G._qidui(c, DEFAULT.vector)) == 2
+    # 11223344m5566p7s: six pairs and the 7s; pairing it gives every suit, and 11m is a 幺九 pair
+    c = T.parse_hand("11223344m5566p7s").concealed
+    assert int(G._qidui_floor(c)) == 1 and int(G._qidui(c, DEFAULT.vector)) == 1
+    # 1111m2222p3333s4z: three quads (six pairs) and a single: one tile, a 三色全 hand with 11m
+    c = T.parse_hand("1111m2222p3333s4z").concealed
+    assert int(G._qidui_floor(c)) == 1 and int(G._qidui(c, DEFAULT.vector)) == 1
+    # 2233445566778m: six pairs in one suit: the floor is 1, but a legal 七对 needs a pair of
+    # each other suit, one of them 幺九 (11p and 99s in place of two pairs: four tiles)
+    c = T.parse_hand("2233445566778m").concealed
+    assert int(G._qidui_floor(c)) == 1 and int(G._qidui(c, DEFAULT.vector)) > 1

@@ -318,6 +318,36 @@ def _qidui(c, rv):
     return best
 
 
+@njit(cache=True, inline="always")
+def _qidui_floor(c):
+    """The fewest tiles to add for seven pairs without 三色全 and 幺九, a floor of ``_qidui``:
+    each kind offers a first pair at max(0, 2 - c) tiles and a second at max(0, 4 - c) less
+    that; the seven cheapest (each 0, 1 or 2; a second pair never costs less than its first)."""
+    n0 = 0
+    n1 = 0
+    for x in range(N_KINDS):
+        k = c[x]
+        if k >= 2:
+            n0 += 1
+        if k == 4:
+            n0 += 1
+        if k == 1 or k == 3:
+            n1 += 1
+    z = min(n0, 7)
+    o = min(n1, 7 - z)
+    return o + 2 * (7 - z - o)
+
+
+@njit(cache=True)
+def _qidui_under(c, rv, bound):
+    """min(bound, _qidui(c, rv)): the pair DP runs only when its floor is below the bound (most
+    hands are far from seven pairs, and the DP is most of a 七对 variant's distance work)."""
+    if _qidui_floor(c) >= bound:
+        return bound
+    q = _qidui(c, rv)
+    return q if q < bound else bound
+
+
 @njit(cache=True)
 def distance(c, ms, rv, memo):
     """Legal distance of the concealed tiles ``c`` (3k+1 or 3k+2 beside ms[MS_SETS] melds):
@@ -384,9 +414,7 @@ def _distance_rows(r0, r1, r2, r3, c, ms, rv, t_all):
         if v < best:
             best = v
     if rv[RV_QIDUI] and ms[MS_SETS] == 0:
-        v = _qidui(c, rv)
-        if v < best:
-            best = v
+        best = _qidui_under(c, rv, best)
     return best
 
 
@@ -507,10 +535,8 @@ def adds(c, ms, rv, memo, cx, out):
         out[t] = _with_row(memo[3][r], g, cx, tab)
         if qidui:
             c[t] = int(c[t]) + 1
-            q = _qidui(c, rv)
+            out[t] = _qidui_under(c, rv, out[t])
             c[t] = int(c[t]) - 1
-            if q < out[t]:
-                out[t] = q
     return memo
 
 
@@ -561,10 +587,8 @@ def swaps(c, ms, rv, memo, cx, t, out):
             out[x] = best
         if qidui:
             c[x] = int(c[x]) - 1
-            q = _qidui(c, rv)
+            out[x] = _qidui_under(c, rv, out[x])
             c[x] = int(c[x]) + 1
-            if q < out[x]:
-                out[x] = q
     c[t] = int(c[t]) - 1
     return memo
 
@@ -589,10 +613,8 @@ def neighbours(c, ms, rv, memo, sign, out):
         out[t] = _with_row(memo[3][r], g, cx, tab)
         if qidui:
             c[t] = int(c[t]) - 1
-            q = _qidui(c, rv)
+            out[t] = _qidui_under(c, rv, out[t])
             c[t] = int(c[t]) + 1
-            if q < out[t]:
-                out[t] = q
     return memo
 
 

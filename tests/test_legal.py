@@ -305,7 +305,7 @@ def pair_rich_counts(draw):
 def test_the_seven_pairs_floor_never_skips_a_closer_seven_pairs(c, v, bound):
     # the filter is exact: min(bound, DP) whether or not the DP runs
     rv = v.vector
-    q = int(G._qidui(c, rv))
+    q = int(G.qidui_distance(c, rv))
     assert int(G._qidui_floor(c)) <= q
     assert int(G._qidui_under(c, rv, bound)) == min(bound, q)
     assert int(G._qidui_under(c, rv, G.INF)) == q
@@ -315,14 +315,14 @@ def test_the_seven_pairs_floor_by_hand():
     # 1133m557799p1s2z: five pairs and two singles: two tiles pair them (seven pairs), and the
     # hand has every suit and a 幺九 pair (11m), so the floor is the distance
     c = T.parse_hand("1133m557799p1s2z").concealed
-    assert int(G._qidui_floor(c)) == 2 and int(G._qidui(c, DEFAULT.vector)) == 2
+    assert int(G._qidui_floor(c)) == 2 and int(G.qidui_distance(c, DEFAULT.vector)) == 2
     # 11223344m5566p7s: six pairs and the 7s; pairing it gives every suit, and 11m is a 幺九 pair
     c = T.parse_hand("11223344m5566p7s").concealed
-    assert int(G._qidui_floor(c)) == 1 and int(G._qidui(c, DEFAULT.vector)) == 1
+    assert int(G._qidui_floor(c)) == 1 and int(G.qidui_distance(c, DEFAULT.vector)) == 1
     # 1111m2222p3333s4z: three quads (six pairs) and a single: one tile, a 三色全 hand with 11m
     c = T.parse_hand("1111m2222p3333s4z").concealed
-    assert int(G._qidui_floor(c)) == 1 and int(G._qidui(c, DEFAULT.vector)) == 1
+    assert int(G._qidui_floor(c)) == 1 and int(G.qidui_distance(c, DEFAULT.vector)) == 1
     # 2233445566778m: six pairs in one suit: the floor is 1, but a legal 七对 needs a pair of
     # each other suit, one of them 幺九 (11p and 99s in place of two pairs: four tiles)
     c = T.parse_hand("2233445566778m").concealed
-    assert int(G._qidui_floor(c)) == 1 and int(G._qidui(c, DEFAULT.vector)) > 1
+    assert int(G._qidui_floor(c)) == 1 and int(G.qidui_distance(c, DEFAULT.vector)) > 1

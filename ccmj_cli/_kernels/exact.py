@@ -213,9 +213,9 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
     graphs of one review overlap). Returns (status, roots, states, s_c, edges, succ, memo, mk,
     dmemo); ``stop``: int64[1], set it to stop early (status STOPPED).
 
-    Each state is expanded in two steps: ``_draw_rows`` (or ``_draw_rows_qidui``) finds the
-    draws worth keeping and each one's discard distances, from the memo (filled by
-    ``_fill_rows`` where it lacks a row); ``_expand`` then adds the edges and successors."""
+    Each state is expanded in two steps: ``_draw_rows`` finds the draws worth keeping and each
+    one's discard distances, from the memo (filled by ``_fill_rows`` where it lacks a row);
+    ``_expand`` then adds the edges and successors."""
     sk, sv, sm = HT.new(4096)
     states = np.zeros((1024, S_COLS), np.int64)
     s_c = np.zeros((1024, N_KINDS), np.uint8)
@@ -234,14 +234,9 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
     keep = np.zeros(N_KINDS, np.int64)  # per draw: kept (1), or not (0)
     dtab = np.zeros((N_KINDS, N_KINDS), np.int64)  # per kept draw: each discard's distance
     need = np.zeros(N_KINDS, np.int64)  # per draw: its memo row is missing
-    d14 = np.zeros(N_KINDS, np.int64)
-    wk, wv, wm = HT.new(4096)  # 14-tile hand -> its row of discard distances in w14
-    w14 = np.zeros((1024, N_KINDS), np.int64)
-    n_w = 0
-    cx = LG.new_context()
     # standard forms: every draw's and every discard's distance from the masks of one pass
-    # (LG.mcontext / LG.mdraw); with 七对 the per-neighbour kernels (adds / swaps)
-    masked = not (rv[RV_QIDUI] and ms[MS_SETS] == 0)
+    # (LG.mcontext / LG.mdraw); 七对, where it counts, laid over them (_draw_rows)
+    qidui = rv[RV_QIDUI] == 1 and ms[MS_SETS] == 0
     mcx = LG.new_mcontext()
     dk, dv, dm = dmemo
     msk = _melds_key(ms)
@@ -263,11 +258,9 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
     hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)  # (as the roots' distances left it)
 
     s = 0
-    ready = -1  # (with 七对: the state whose draw rows are made)
     while True:  # breadth first, in runs of states that need nothing from here
         status, s, n_s, n_e, n_q = _run(
-            s, n_s, n_e, n_q, ready, c, c_ref, base, limit, edge, n_draws, max_states, stop,
-            masked,
+            s, n_s, n_e, n_q, c, c_ref, base, limit, edge, n_draws, max_states, stop, qidui,
             ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk,
             hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
             succ)  # fmt: skip
@@ -277,15 +270,9 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
             dk, dv, dm = HT.reserve(dk, dv, dm, N_KINDS + 1)
             edges = _grow(edges, n_e + N_KINDS)
             succ = _grow(succ, n_q + MAX_NEW_SUCC)
-        elif status == _ROWS and masked:  # (c: state s's hand; need: the rows it lacks)
+        elif status == _ROWS:  # (c: state s's hand; need: the rows it lacks)
             memo, mk = _fill_rows(c, ms, rv, memo, mk, mcx, need)
             hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
-        elif status == _ROWS:
-            memo, wk, wv, wm, w14, n_w = _draw_rows_qidui(
-                c, states[s], c_ref, base, limit, edge, n_draws, ms, rv, memo, cx, d14, wk, wv, wm,
-                w14, n_w, keep, dtab)  # fmt: skip
-            hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
-            ready = s
         else:
             break
     return (status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk,
@@ -299,19 +286,17 @@ def _reserve(states, s_c, s_lm, n):
 
 
 _ROOM = 3  # (_run: an array lacks room for the next state's expansion)
-_ROWS = 4  # (_run: the next state's draw rows are to be made)
+_ROWS = 4  # (_run: the memo lacks rows the next state's draws need)
 
 
 @njit(cache=True)
-def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, edge, n_draws, max_states, stop, masked,
-         ms,
+def _run(s, n_s, n_e, n_q, c, c_ref, base, limit, edge, n_draws, max_states, stop, qidui, ms,
          meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk, hv, hm,
          rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
          succ):  # fmt: skip
     """Expand states from s on, in order, while the arrays have room and the memo the rows
     (no array is replaced here: see MAX_NEW_STATES). Returns (status, s, n_s, n_e, n_q):
-    OK (every state expanded), TOO_BIG, STOPPED, _ROOM or _ROWS (state s not expanded yet;
-    with 七对 its rows are made outside, in ``keep``/``dtab`` when s == ``ready``)."""
+    OK (every state expanded), TOO_BIG, STOPPED, _ROOM or _ROWS (state s not expanded yet)."""
     while s < n_s:
         if stop[0]:
             return STOPPED, s, n_s, n_e, n_q
@@ -325,13 +310,9 @@ def _run(s, n_s, n_e, n_q, ready, c, c_ref, base, limit, edge, n_draws, max_stat
             c[i] = s_c[s, i]
         if states[s, S_LOCK] == 1:
             keep[:] = 0  # (a locked hand keeps no draw: it wins or throws it)
-        elif masked:
-            if not _draw_rows(c, states[s], c_ref, base, limit, edge, n_draws, ms, rv, mcx, hk,
-                              hv, hm,
-                              rows, flag, rmk, ndk, dk, dv, dm, msk, keep, dtab,
-                              need):  # fmt: skip
-                return _ROWS, s, n_s, n_e, n_q
-        elif s != ready:
+        elif not _draw_rows(c, states[s], c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx,
+                            hk, hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, keep, dtab,
+                            need):  # fmt: skip
             return _ROWS, s, n_s, n_e, n_q
         n_s, n_e, n_q = _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb,
                                 declare,
@@ -354,13 +335,15 @@ def _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
 
 
 @njit(cache=True, inline="always")
-def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, ms, rv, mcx, hk, hv, hm, rows, flag, rmk,
-               ndk, dk, dv, dm, msk, keep, dtab, need):  # fmt: skip
-    """Standard forms: keep[t] = 1 for each draw t of the state ``st`` (hand c) that a discard
-    can keep in the region, with dtab[t, x] = the distance discarding x leaves (INF for a tile
-    not held); from the distance memo (dk, dv, dm: a hand's key and ``msk`` -> its mask << 7 |
-    its distance), else from the legal memo's rows, which fill it. False when a row is missing:
-    then need[t] = 1 for each draw whose row is missing (all zero: the hand's own rows), for
+def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx, hk, hv, hm, rows,
+               flag, rmk, ndk, dk, dv, dm, msk, keep, dtab, need):  # fmt: skip
+    """keep[t] = 1 for each draw t of the state ``st`` (hand c) that a discard can keep in the
+    region, with dtab[t, x] = the distance discarding x leaves (INF for a tile not held). The
+    standard forms' distances come from the distance memo (dk, dv, dm: a hand's key and ``msk``
+    -> its mask << 7 | its distance), else from the legal memo's rows, which fill it; with
+    ``qidui`` each is lowered to the hand's 七对 distance where that is nearer (the pair DP run
+    only where a floor, kept by counts, says it may be). False when a row is missing: then
+    need[t] = 1 for each draw whose row is missing (all zero: the hand's own rows), for
     ``_fill_rows``. The room for 1 + N_KINDS new entries is made by the caller."""
     need[:] = 0
     ka, kb = _key2(c)
@@ -372,15 +355,23 @@ def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, ms, rv, mcx, hk, hv, hm
             return False
         HT.insert(dk, dv, dm, ka, kb, msk, 0, nd_mask << 7 | d13)
     else:
-        nd_mask = got >> 7
+        d13, nd_mask = got & 127, got >> 7
     d14s, rms = mcx[14], mcx[15]  # (each kept draw's distance and rm mask)
-    d = st[S_DIST]
+    n0 = n1 = 0  # (七对: the hand's free and one-tile pairs, for the floor)
+    if qidui:
+        for i in range(N_KINDS):
+            n0 += LG.PAIRS_FREE[c[i]]
+            n1 += LG.PAIRS_ONE[c[i]]
     missed = False
     for t in range(N_KINDS):
         keep[t] = 0
         if base[t] - int(c[t]) <= 0:
             continue
-        d14t = LG.INF if d >= LG.INF else d - (nd_mask >> t & 1)
+        d14t = LG.INF if d13 >= LG.INF else d13 - (nd_mask >> t & 1)
+        if qidui:
+            c[t] += 1
+            d14t = _qidui_under(c, rv, d14t, n0, n1, t, -1)
+            c[t] -= 1
         if _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
             continue
         ka14, kb14 = _key_more(ka, kb, t)
@@ -418,8 +409,30 @@ def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, ms, rv, mcx, hk, hv, hm
                     dtab[t, i] = LG.INF
                 else:
                     dtab[t, i] = dd + 1 - (rm >> i & 1)
+                if qidui and c[i] > 0 and i != t:  # (throwing t: the state, never a successor)
+                    c[i] -= 1
+                    dtab[t, i] = _qidui_under(c, rv, dtab[t, i], n0, n1, t, i)
+                    c[i] += 1
             c[t] -= 1
     return ok
+
+
+@njit(cache=True, inline="always")
+def _qidui_under(c, rv, bound, n0, n1, t, x):
+    """min(bound, the 七对 distance of c), c being the state's hand (free and one-tile pairs
+    n0, n1) with t drawn and x (-1: none) thrown: the pair DP only where the floor is below."""
+    if x != t:  # (throwing the drawn tile leaves the state's hand)
+        k = int(c[t])  # (t's count before the draw is k - 1)
+        n0 += LG.PAIRS_FREE[k] - LG.PAIRS_FREE[k - 1]
+        n1 += LG.PAIRS_ONE[k] - LG.PAIRS_ONE[k - 1]
+    if x >= 0 and x != t:
+        k = int(c[x])  # (x's count before the throw is k + 1)
+        n0 += LG.PAIRS_FREE[k] - LG.PAIRS_FREE[k + 1]
+        n1 += LG.PAIRS_ONE[k] - LG.PAIRS_ONE[k + 1]
+    if LG.qidui_floor_of(n0, n1) >= bound:
+        return bound
+    q = LG.qidui_distance(c, rv)
+    return q if q < bound else bound
 
 
 @njit(cache=True)
@@ -431,38 +444,6 @@ def _fill_rows(c, ms, rv, memo, mk, mcx, need):
         if need[t]:
             _, _, memo, mk = LG.mdraw(t, rv, memo, mk, mcx)
     return memo, mk
-
-
-@njit(cache=True)
-def _draw_rows_qidui(c, st, c_ref, base, limit, edge, n_draws, ms, rv, memo, cx, d14, wk, wv, wm,
-                     w14,
-                     n_w, keep, dtab):  # fmt: skip
-    """``_draw_rows`` where 七对 counts (no melds): the per-neighbour kernels, each 14-tile
-    hand's discard distances kept in w14 (many states share one). Returns (memo, wk, wv, wm,
-    w14, n_w)."""
-    memo = LG.context(c, ms, rv, memo, cx)
-    memo = LG.adds(c, ms, rv, memo, cx, d14)  # the 14 tiles' distance, each draw
-    dists = np.zeros(N_KINDS, np.int64)
-    for t in range(N_KINDS):
-        keep[t] = 0
-        if base[t] - int(c[t]) <= 0 or _prune(c, t, st, c_ref, d14[t], limit, edge, n_draws):
-            continue
-        keep[t] = 1
-        c[t] += 1
-        ka, kb = _key2(c)
-        c[t] -= 1
-        row = HT.get(wk, wv, wm, ka, kb, 0, 0)
-        if row < 0:
-            memo = LG.swaps(c, ms, rv, memo, cx, t, dists)
-            row = n_w
-            w14 = _grow(w14, n_w + 1)
-            for i in range(N_KINDS):
-                w14[n_w, i] = dists[i]
-            wk, wv, wm = HT.put(wk, wv, wm, ka, kb, 0, 0, n_w)
-            n_w += 1
-        for i in range(N_KINDS):
-            dtab[t, i] = w14[row, i]
-    return memo, wk, wv, wm, w14, n_w
 
 
 @njit(cache=True, inline="always")

@@ -282,7 +282,7 @@ def _final(a, b, need, t):
 
 
 @njit(cache=True)
-def _qidui(c, rv):
+def qidui_distance(c, rv):
     """Fewest tiles to add so that c holds seven pairs (a quad is two pairs) with 三色全 and 幺九
     (七对 needs no 刻)."""
     # state: pairs so far (0-7), suits held (3 bits), a 幺九 tile held
@@ -318,33 +318,42 @@ def _qidui(c, rv):
     return best
 
 
+# 七对 floor: a kind with k copies offers a first pair at max(0, 2 - k) tiles and a second at
+# max(0, 4 - k) less that, so pairs costing nothing (PAIRS_FREE[k] of them) and one tile
+# (PAIRS_ONE[k]); every other pair costs two
+PAIRS_FREE = np.array([0, 0, 1, 1, 2], np.int64)
+PAIRS_ONE = np.array([0, 1, 0, 1, 0], np.int64)
+
+
 @njit(cache=True, inline="always")
-def _qidui_floor(c):
-    """The fewest tiles to add for seven pairs without 三色全 and 幺九, a floor of ``_qidui``:
-    each kind offers a first pair at max(0, 2 - c) tiles and a second at max(0, 4 - c) less
-    that; the seven cheapest (each 0, 1 or 2; a second pair never costs less than its first)."""
-    n0 = 0
-    n1 = 0
-    for x in range(N_KINDS):
-        k = c[x]
-        if k >= 2:
-            n0 += 1
-        if k == 4:
-            n0 += 1
-        if k == 1 or k == 3:
-            n1 += 1
+def qidui_floor_of(n0, n1):
+    """The fewest tiles to add for seven pairs without 三色全 and 幺九, given the hand's pairs
+    costing nothing (n0) and one tile (n1): the seven cheapest (a second pair of a kind never
+    costs less than its first, so any seven cheapest can be taken)."""
     z = min(n0, 7)
     o = min(n1, 7 - z)
     return o + 2 * (7 - z - o)
 
 
+@njit(cache=True, inline="always")
+def _qidui_floor(c):
+    """``qidui_floor_of`` the hand c: a floor of ``qidui_distance``."""
+    n0 = 0
+    n1 = 0
+    for x in range(N_KINDS):
+        n0 += PAIRS_FREE[c[x]]
+        n1 += PAIRS_ONE[c[x]]
+    return qidui_floor_of(n0, n1)
+
+
 @njit(cache=True)
 def _qidui_under(c, rv, bound):
-    """min(bound, _qidui(c, rv)): the pair DP runs only when its floor is below the bound (most
-    hands are far from seven pairs, and the DP is most of a 七对 variant's distance work)."""
+    """min(bound, qidui_distance(c, rv)): the pair DP runs only when its floor is below the
+    bound (most hands are far from seven pairs, and the DP was most of a 七对 variant's
+    distance work)."""
     if _qidui_floor(c) >= bound:
         return bound
-    q = _qidui(c, rv)
+    q = qidui_distance(c, rv)
     return q if q < bound else bound
 
 

@@ -281,40 +281,70 @@ def _final(a, b, need, t):
     return best
 
 
+@njit(cache=True, inline="always")
+def _fill(m, z0, z1):
+    """The cost of m more pairs from a pool with z0 free pairs, z1 one-tile pairs and the rest
+    at two tiles."""
+    a = min(z0, m)
+    b = min(z1, m - a)
+    return b + 2 * (m - a - b)
+
+
 @njit(cache=True)
 def qidui_distance(c, rv):
-    """Fewest tiles to add so that c holds seven pairs (a quad is two pairs) with 三色全 and 幺九
-    (七对 needs no 刻)."""
-    # state: pairs so far (0-7), suits held (3 bits), a 幺九 tile held
-    cur = np.full((8, 8, 2), INF, np.int64)
-    nxt = np.full((8, 8, 2), INF, np.int64)
-    cur[0, 0, 0] = 0
+    """Fewest tiles to add so that c holds seven pairs (a quad is two pairs) with 三色全 (two
+    suits under 缺门) and a 幺九 pair (七对 needs no 刻). A kind with k copies offers a first
+    pair at f = max(0, 2 - k) tiles and a second at max(0, 4 - k) - f (never cheaper than its
+    first). Some optimum takes, for each suit that must show, the suit's cheapest first pair,
+    and for 幺九 the cheapest first pair of the honours or of one suit's 1 and 9 (which also
+    shows that suit): if it used a dearer pair of the suit instead, or that kind's second pair,
+    swapping in the cheapest first pair costs no more. Those witnesses fixed, the other pairs
+    are the cheapest left. The minimum over every choice of witnesses; tests/ holds the
+    dynamic programme over the kinds it equals."""
+    z0 = 0  # free pairs in the hand (first and second)
+    z1 = 0  # one-tile pairs
+    suit_min = np.full(3, 2, np.int64)  # each suit's cheapest first pair
+    end_min = np.full(3, 2, np.int64)  # each suit's cheapest 1 or 9 first pair
+    honor_min = 2
     for x in range(N_KINDS):
-        cx = int(c[x])
-        nxt[:, :, :] = INF
-        s_bit = 1 << (x // 9) if x < 27 else 0
-        y = x >= 27 or x % 9 == 0 or x % 9 == 8
-        for p in range(8):
-            for s in range(8):
-                for yy in range(2):
-                    v = cur[p, s, yy]
-                    if v >= INF:
-                        continue
-                    for np_ in range(3):  # 0, 1 or 2 pairs of this kind
-                        if p + np_ > 7:
-                            continue
-                        tx = 2 * np_
-                        add = tx - cx if tx > cx else 0
-                        ns = s | s_bit if np_ else s
-                        ny = 1 if (yy or (np_ and y)) else 0
-                        if v + add < nxt[p + np_, ns, ny]:
-                            nxt[p + np_, ns, ny] = v + add
-        cur[:, :, :] = nxt
+        k = int(c[x])
+        z0 += PAIRS_FREE[k]
+        z1 += PAIRS_ONE[k]
+        f = max(0, 2 - k)
+        if x >= 27:
+            honor_min = min(honor_min, f)
+        else:
+            g = x // 9
+            suit_min[g] = min(suit_min[g], f)
+            if x % 9 == 0 or x % 9 == 8:
+                end_min[g] = min(end_min[g], f)
     best = INF
-    for s in range(8):
-        n_suits = (s & 1) + (s >> 1 & 1) + (s >> 2 & 1)
-        if n_suits == 3 or (rv[RV_QUEMEN] and n_suits == 2):
-            best = min(best, cur[7, s, 1])
+    for waive in range(-1, 3):  # a suit that need not show (缺门), or none
+        if waive >= 0 and not rv[RV_QUEMEN]:
+            continue
+        for yj in range(-1, 3):  # the 幺九 witness: the honours (-1), or suit yj's 1 or 9
+            cost = 0
+            n = 0
+            a0 = 0  # free and one-tile first pairs the witnesses take from the pool
+            a1 = 0
+            for g in range(3):
+                w = -1
+                if g == yj:
+                    w = end_min[g]
+                elif g != waive:
+                    w = suit_min[g]
+                if w >= 0:
+                    cost += w
+                    n += 1
+                    a0 += w == 0
+                    a1 += w == 1
+            if yj < 0:
+                cost += honor_min
+                n += 1
+                a0 += honor_min == 0
+                a1 += honor_min == 1
+            cost += _fill(7 - n, z0 - a0, z1 - a1)
+            best = min(best, cost)
     return best
 
 

@@ -221,7 +221,31 @@ def _schedule(draws: int | None, wall: int | None, pool_size: int) -> tuple[int,
     return 4 * n, n
 
 
-_CHECK_MEMO = threading.local()
+_POLICY_MEMO = threading.local()
+
+
+def _policy_memo(s: _Setup, rv) -> tuple:
+    """This thread's caches of the baseline policy, kept for the next hand or discard with the
+    same melds and rule vector (the discards of a 14-tile hand, the hands of ``odds -``):
+    making them costs as much as a short run. The key holds the meld tiles, not only their
+    summary: a wait the melds and hand hold four times is no wait."""
+    key = (s.ms.tobytes(), (s.own - s.c).tobytes(), rv.tobytes())
+    if getattr(_POLICY_MEMO, "key", None) != key:
+        _POLICY_MEMO.key, _POLICY_MEMO.memo = key, (new_memo14(), K.new_wins_memo())
+    return _POLICY_MEMO.memo
+
+
+def _wins(st) -> int:
+    """The wins among the trials of the counters ``st``."""
+    return int(st[K.S_HOW : K.S_HOW + 4].sum())
+
+
+def _pay_moments(st, n: int) -> tuple[float, float]:
+    """The payment's mean and variance over the n trials of the counters ``st`` (0, 0: none)."""
+    if not n:
+        return 0.0, 0.0
+    mean = int(st[K.S_PAY]) / n
+    return mean, int(st[K.S_PAY2]) / n - mean**2
 
 
 def _bot_check(s: _Setup, v: Variant, n_turns: int, declare: bool, dealer: int,
@@ -238,19 +262,13 @@ def _bot_check(s: _Setup, v: Variant, n_turns: int, declare: bool, dealer: int,
     def estimate() -> tuple[float, float]:
         n = int(st[K.S_TRIALS])
         if pay:
-            mean = int(st[K.S_PAY]) / n
-            var = int(st[K.S_PAY2]) / n - mean**2
+            mean, var = _pay_moments(st, n)
         else:
-            mean = int(st[K.S_HOW : K.S_HOW + 4].sum()) / n
+            mean = _wins(st) / n
             var = mean * (1 - mean)
         return mean, math.sqrt(max(var, 0.0) / n)
 
     def check(answer: float) -> bool:
-        # the policy's caches hold values for one meld summary and rule vector: kept per
-        # thread for the next hand that shares them (making them costs as much as a check)
-        key = (s.ms.tobytes(), v.vector.tobytes())
-        if getattr(_CHECK_MEMO, "key", None) != key:
-            _CHECK_MEMO.key, _CHECK_MEMO.memo = key, (new_memo14(), K.new_wins_memo())
         while st[K.S_TRIALS] < SETTLE_TRIALS:
             if st[K.S_TRIALS] > 0:
                 mean, se = estimate()
@@ -258,8 +276,8 @@ def _bot_check(s: _Setup, v: Variant, n_turns: int, declare: bool, dealer: int,
                     break
             K.run_chunk(chunk_seed(seed, int(st[K.S_TRIALS]) // CHUNK), CHUNK, s.c, s.ms,
                         s.own, s.pool, s.view, s.public, v.vector, tables(), n_turns, 0,
-                        int(declare), s.bao_mode, s.bao_tile, dealer, st, *_CHECK_MEMO.memo,
-                        1)  # fmt: skip
+                        int(declare), s.bao_mode, s.bao_tile, dealer, st,
+                        *_policy_memo(s, v.vector), 1)  # fmt: skip
         return estimate()[0] >= answer
 
     return check
@@ -474,13 +492,11 @@ def _exact_all(h, setups, vis, n_draws, opponents, declare, bao_mode, v, dealer,
     return found, notes, rep.solver
 
 
-def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads, local,
-         progress, done0, total_all, stop, ready, hand_only=False, follow=None):  # fmt: skip
+def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads, progress, done0,
+         total_all, stop, ready, hand_only=False, follow=None):  # fmt: skip
     """Run the chunks on the thread ``pool``, a few in flight at a time (memory does not grow
     with the trials); returns (stats, rounds, seconds, interrupted). Stops early when
     ``stop`` (a threading.Event) is set or on KeyboardInterrupt, keeping finished chunks.
-    ``local``: a threading.local holding each thread's policy caches (exact values for one
-    meld summary and rule vector: the discards of one 14-tile hand share them).
     ``follow(seed, n, stats)``: play the chunk by the exact solver's decisions instead of the
     baseline policy; ``hand_only``: the baseline's discards go back to the pool."""
     rv, tb = v.vector, tables()
@@ -492,10 +508,8 @@ def _run(s, v, n_turns, opponents, declare, dealer, trials, seed, pool, threads,
         if follow is not None:
             follow(cs, n, st)
             return st
-        if not hasattr(local, "memo"):
-            local.memo = (new_memo14(), K.new_wins_memo())
         K.run_chunk(cs, n, s.c, s.ms, s.own, s.pool, s.view, s.public, rv, tb, n_turns, opp,
-                    int(declare), s.bao_mode, s.bao_tile, dealer, st, *local.memo,
+                    int(declare), s.bao_mode, s.bao_tile, dealer, st, *_policy_memo(s, rv),
                     int(hand_only))  # fmt: skip
         return st
 
@@ -553,10 +567,9 @@ def _package(st, n_rounds, seconds, interrupted, *, hand, discard, seed, opponen
             seconds=seconds, trials_per_second=None, interrupted=interrupted, exact=exact,
             exact_note=note, pool=e.pool if e else pool, policy=None,
         )  # fmt: skip
-    wins = int(st[K.S_HOW : K.S_HOW + 4].sum())
+    wins = _wins(st)
     frac = (lambda x: x / n) if n else (lambda x: 0.0)
-    pay_mean = frac(int(st[K.S_PAY]))
-    pay_var = frac(int(st[K.S_PAY2])) - pay_mean**2
+    pay_mean, pay_var = _pay_moments(st, n)
     pay_half = Z95 * math.sqrt(max(pay_var, 0.0) / n) if n else 0.0
     return OddsResult(
         hand=hand,
@@ -594,7 +607,7 @@ _OFFSETS = (K.S_TRIALS, K.S_HOW, K.S_JIAHU, K.S_PIAO, K.S_PAY, K.S_PAY2, K.S_TEN
 
 
 def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, seed, workers,
-          threads, local, progress, stop, ready, found, notes, bao_name, solver,
+          threads, progress, stop, ready, found, notes, bao_name, solver,
           pool):  # fmt: skip
     """Each start's result (Monte Carlo on ``workers`` when ``trials``: by the exact solver's
     decisions in its pool when it answered, else by the baseline policy); (results,
@@ -613,7 +626,7 @@ def _each(setups, h, v, n_turns, n_rounds, opponents, declare, dealer, trials, s
         mc_pool = ex.pool if by_solver else pool
         if trials and not interrupted:
             st, n_rounds, secs, interrupted = _run(s, v, n_turns, opponents, declare, dealer,
-                                                   trials, seed, workers, threads, local,
+                                                   trials, seed, workers, threads,
                                                    progress, done, trials * len(setups), stop,
                                                    ready, mc_pool == "hand_only",
                                                    follow)  # fmt: skip
@@ -761,10 +774,9 @@ def odds(
     if trials and seed is None:
         seed = secrets.randbelow(2**32)
     workers = ThreadPoolExecutor(max_workers=threads) if trials else None
-    local = threading.local()  # each thread's policy caches, shared by every discard
     try:
         results, interrupted = _each(setups, h, v, n_turns, n_rounds, opponents, declare,
-                                     dealer_seat, trials, seed, workers, threads, local,
+                                     dealer_seat, trials, seed, workers, threads,
                                      progress, stop, ready, found, notes, bao_name, solver,
                                      pool)  # fmt: skip
     finally:

@@ -506,3 +506,21 @@ def test_threads_are_capped_at_the_cores(monkeypatch):
     one = O.odds(TANKI, declare=True, draws=3, trials=2000, seed=3, threads=1).results[0]
     assert seen[0] == min(5000, os.cpu_count() or 1) and seen[1] == 1, seen
     assert many.p_win == one.p_win
+
+
+def test_the_policy_caches_are_kept_per_meld_tiles_not_only_their_summary():
+    # 45m|666m: a pung of the wait is a wait held three times; 45m|[777m] the same summary (one
+    # pung, man, no 幺九) with other tiles: the caches of one are not the other's
+    from ccmj_cli.hand import hand_to_play
+
+    v = load_variant()
+
+    def setup(text):
+        h, _ = hand_to_play(text, v, "odds")
+        return O._setup(h, h.concealed.copy(), np.zeros(34, np.int64), 0, 0)
+
+    a, b = setup("45m456p789s11z[666m]"), setup("45m456p789s11z[777m]")
+    assert np.array_equal(a.c, b.c) and np.array_equal(a.ms, b.ms)
+    assert O._policy_memo(a, v.vector) is not O._policy_memo(b, v.vector)
+    assert O._policy_memo(b, v.vector) is O._policy_memo(setup("45m456p789s11z[777m]"),
+                                                         v.vector)  # fmt: skip

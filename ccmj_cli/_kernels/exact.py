@@ -315,9 +315,8 @@ def _run(s, n_s, n_e, n_q, c, c_ref, base, limit, edge, n_draws, max_states, sto
                             need):  # fmt: skip
             return _ROWS, s, n_s, n_e, n_q
         n_s, n_e, n_q = _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb,
-                                declare,
-                                dealer, own, wbuf, pays, keep, dtab, sk, sv, sm, states, s_c,
-                                s_lm, n_s, edges, n_e, succ, n_q)  # fmt: skip
+                                declare, dealer, own, wbuf, pays, keep, dtab, sk, sv, sm, states,
+                                s_c, s_lm, n_s, edges, n_e, succ, n_q)  # fmt: skip
         s += 1
     return OK, s, n_s, n_e, n_q
 
@@ -370,7 +369,7 @@ def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx, hk,
         d14t = LG.INF if d13 >= LG.INF else d13 - (nd_mask >> t & 1)
         if qidui:
             c[t] += 1
-            d14t = _qidui_under(c, rv, d14t, n0, n1, t, -1)
+            d14t = _with_qidui(c, rv, d14t, n0, n1, t, -1)
             c[t] -= 1
         if _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
             continue
@@ -411,16 +410,16 @@ def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx, hk,
                     dtab[t, i] = dd + 1 - (rm >> i & 1)
                 if qidui and c[i] > 0 and i != t:  # (throwing t: the state, never a successor)
                     c[i] -= 1
-                    dtab[t, i] = _qidui_under(c, rv, dtab[t, i], n0, n1, t, i)
+                    dtab[t, i] = _with_qidui(c, rv, dtab[t, i], n0, n1, t, i)
                     c[i] += 1
             c[t] -= 1
     return ok
 
 
 @njit(cache=True, inline="always")
-def _qidui_under(c, rv, bound, n0, n1, t, x):
+def _with_qidui(c, rv, bound, n0, n1, t, x):
     """min(bound, the 七对 distance of c), c being the state's hand (free and one-tile pairs
-    n0, n1) with t drawn and x (-1: none) thrown: the pair DP only where the floor is below."""
+    n0, n1) with t drawn and x (-1: none) thrown: its floor kept from the counts, not remade."""
     if x != t:  # (throwing the drawn tile leaves the state's hand)
         k = int(c[t])  # (t's count before the draw is k - 1)
         n0 += LG.PAIRS_FREE[k] - LG.PAIRS_FREE[k - 1]
@@ -429,10 +428,7 @@ def _qidui_under(c, rv, bound, n0, n1, t, x):
         k = int(c[x])  # (x's count before the throw is k + 1)
         n0 += LG.PAIRS_FREE[k] - LG.PAIRS_FREE[k + 1]
         n1 += LG.PAIRS_ONE[k] - LG.PAIRS_ONE[k + 1]
-    if LG.qidui_floor_of(n0, n1) >= bound:
-        return bound
-    q = LG.qidui_distance(c, rv)
-    return q if q < bound else bound
+    return LG.qidui_below(c, rv, bound, LG.qidui_floor_of(n0, n1))
 
 
 @njit(cache=True)
@@ -463,8 +459,7 @@ def _edge(edges, n_e, t, w, kind, q0, q1, pay, jia, piao):
 
 @njit(cache=True, inline="always")
 def _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb, declare, dealer, own,
-            wbuf,
-            pays, keep, dtab, sk, sv, sm, states, s_c, s_lm, n_s, edges, n_e, succ,
+            wbuf, pays, keep, dtab, sk, sv, sm, states, s_c, s_lm, n_s, edges, n_e, succ,
             n_q):  # fmt: skip
     """The edges of state s (hand c): a win edge per winning draw, a kept edge per draw of
     ``keep`` with its successors (the drawn tile thrown first, then each discard that stays in

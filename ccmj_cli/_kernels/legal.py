@@ -281,6 +281,13 @@ def _final(a, b, need, t):
     return best
 
 
+# 七对: a kind with k copies offers a first pair at max(0, 2 - k) tiles and a second at
+# max(0, 4 - k) less that: PAIRS_FREE[k] of its pairs cost nothing, PAIRS_ONE[k] one tile, and
+# every other pair two
+PAIRS_FREE = np.array([0, 0, 1, 1, 2], np.int64)
+PAIRS_ONE = np.array([0, 1, 0, 1, 0], np.int64)
+
+
 @njit(cache=True, inline="always")
 def _fill(m, z0, z1):
     """The cost of m more pairs from a pool with z0 free pairs, z1 one-tile pairs and the rest
@@ -348,21 +355,12 @@ def qidui_distance(c, rv):
     return best
 
 
-# 七对 floor: a kind with k copies offers a first pair at max(0, 2 - k) tiles and a second at
-# max(0, 4 - k) less that, so pairs costing nothing (PAIRS_FREE[k] of them) and one tile
-# (PAIRS_ONE[k]); every other pair costs two
-PAIRS_FREE = np.array([0, 0, 1, 1, 2], np.int64)
-PAIRS_ONE = np.array([0, 1, 0, 1, 0], np.int64)
-
-
 @njit(cache=True, inline="always")
 def qidui_floor_of(n0, n1):
     """The fewest tiles to add for seven pairs without 三色全 and 幺九, given the hand's pairs
     costing nothing (n0) and one tile (n1): the seven cheapest (a second pair of a kind never
     costs less than its first, so any seven cheapest can be taken)."""
-    z = min(n0, 7)
-    o = min(n1, 7 - z)
-    return o + 2 * (7 - z - o)
+    return _fill(7, n0, n1)
 
 
 @njit(cache=True, inline="always")
@@ -376,15 +374,20 @@ def _qidui_floor(c):
     return qidui_floor_of(n0, n1)
 
 
-@njit(cache=True)
-def _qidui_under(c, rv, bound):
-    """min(bound, qidui_distance(c, rv)): the pair DP runs only when its floor is below the
-    bound (most hands are far from seven pairs, and the DP was most of a 七对 variant's
-    distance work)."""
-    if _qidui_floor(c) >= bound:
+@njit(cache=True, inline="always")
+def qidui_below(c, rv, bound, floor):
+    """min(bound, qidui_distance(c, rv)), ``floor`` a floor of the latter: the 七对 distance is
+    found only where the floor is below the bound (most hands are far from seven pairs)."""
+    if floor >= bound:
         return bound
     q = qidui_distance(c, rv)
     return q if q < bound else bound
+
+
+@njit(cache=True)
+def _qidui_under(c, rv, bound):
+    """min(bound, qidui_distance(c, rv)), with the floor of the hand itself."""
+    return qidui_below(c, rv, bound, _qidui_floor(c))
 
 
 @njit(cache=True)

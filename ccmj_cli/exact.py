@@ -309,7 +309,7 @@ def _warm(rv, tb) -> None:
     _dmemo_give(rv, g[8])
     _, roots, states, s_c, edges, succ = g[:6]
     _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
-    K.forward(int(roots[0]), states, edges, succ, dec, 100, 1, np.zeros((3, 4)))
+    K.forward(roots[:1], states, edges, succ, dec, 100, 1, np.zeros((1, 3, 4)))
     K.follow(1, 1, int(roots[0]), s_c, states, edges, succ, dec, base, 100, 1,
              np.zeros(20, np.int64), 0, 1, 5, 6, 7, 8, 9, 10, 12)  # fmt: skip
     LG.start_facts(c, ms, rv, LG.new_memo(rv))
@@ -440,9 +440,10 @@ def analyze(
     graph, w0, e0, dec = solved
     status, roots, states, s_c, edges, succ = graph
     results = []
-    out = np.zeros((3, n + 3))  # (row 2 holds three numbers)
+    outs = np.zeros((len(starts), 3, n + 3))  # (row 2 holds three numbers)
+    K.forward(roots, states, edges, succ, dec, total, n, outs)
     for i, (d, c13) in enumerate(starts):
-        K.forward(int(roots[i]), states, edges, succ, dec, total, n, out)
+        out = outs[i]
         dist, mask = int(dists[i]), int(masks[i])
         pool = base - c13.astype(np.int64)
         useful = [

@@ -322,15 +322,15 @@ def _run(s, n_s, n_e, n_q, c, c_ref, base, limit, edge, n_draws, max_states, sto
 
 
 @njit(cache=True, inline="always")
-def _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
-    """Is the draw t of the state ``st`` (its row) one no discard can keep in the region? A
-    discard leaves at least the 14 tiles' distance d14t and removes at most one new tile; with
-    ``edge``, a state on the region's edge (x + d = limit) makes only progress."""
-    d = st[S_DIST]
-    if edge and st[S_X] + d >= limit and d14t >= d:
+def _prune(d, x, new, d14t, limit, edge, n_draws):
+    """Is a draw of the state with distance d and x new tiles (``new``: 1 if the drawn tile
+    is one more) one no discard can keep in the region? A discard leaves at least the 14
+    tiles' distance d14t and removes at most one new tile; with ``edge``, a state on the
+    region's edge (x + d = limit) makes only progress. (Scalars only: an array argument of an
+    inlined call is counted as a reference at every pass of the loop.)"""
+    if edge and x + d >= limit and d14t >= d:
         return True
-    x14 = st[S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
-    return x14 - 1 + d14t > limit or d14t > n_draws
+    return x + new - 1 + d14t > limit or d14t > n_draws
 
 
 @njit(cache=True, inline="always")
@@ -371,7 +371,8 @@ def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx, hk,
             c[t] += 1
             d14t = _with_qidui(c, rv, d14t, n0, n1, t, -1)
             c[t] -= 1
-        if _prune(c, t, st, c_ref, d14t, limit, edge, n_draws):
+        if _prune(st[S_DIST], st[S_X], 1 if c[t] >= c_ref[t] else 0, d14t, limit, edge,
+                  n_draws):  # (t new if beyond c_ref)
             continue
         ka14, kb14 = _key_more(ka, kb, t)
         got = HT.find(dk, dv, dm, ka14, kb14, msk, 0)
@@ -608,18 +609,30 @@ def backward(states, edges, succ, total, n_draws, objective, stop):
 
 
 @njit(cache=True, nogil=True)
-def forward(root, states, edges, succ, dec, total, n_draws, out):
-    """Follow the decisions ``dec`` from ``root``: out[0, t] = P(won by turn t), out[1, t] =
-    P(tenpai at some turn <= t) (t = 0..n_draws), out[2, 0] = expected payment, out[2, 1] =
-    P(a win scored with 夹胡), out[2, 2] = P(a 飘胡 win); ``out`` has n_draws + 3 columns."""
+def forward(roots, states, edges, succ, dec, total, n_draws, outs):
+    """Follow the decisions ``dec`` from each of ``roots``: for root r, outs[r, 0, t] = P(won
+    by turn t), outs[r, 1, t] = P(tenpai at some turn <= t) (t = 0..n_draws), outs[r, 2, 0] =
+    expected payment, outs[r, 2, 1] = P(a win scored with 夹胡), outs[r, 2, 2] = P(a 飘胡
+    win); ``outs`` has n_draws + 3 columns. The roots share the work arrays: a state's entries
+    are written when it is first reached in a turn (``mark``), so nothing is cleared between
+    them (clearing a graph's worth of arrays per root was most of the time)."""
     n = states.shape[0]
-    mu = np.zeros(n)
-    nu = np.zeros(n)  # the part of mu that has never been tenpai
-    mu2 = np.zeros(n)
-    nu2 = np.zeros(n)
-    mark = np.full(n, -1, np.int64)
-    act = np.zeros(n, np.int64)
-    act2 = np.zeros(n, np.int64)
+    mu = np.empty(n)
+    nu = np.empty(n)  # the part of mu that has never been tenpai
+    mu2 = np.empty(n)
+    nu2 = np.empty(n)
+    mark = np.full(n, -1, np.int64)  # the stamp (root, turn) at which a state was last reached
+    act = np.empty(n, np.int64)
+    act2 = np.empty(n, np.int64)
+    for r in range(roots.shape[0]):
+        _forward_one(roots[r], r * (n_draws + 1), states, edges, succ, dec, total, n_draws,
+                     outs[r], mu, nu, mu2, nu2, mark, act, act2)  # fmt: skip
+
+
+@njit(cache=True)
+def _forward_one(root, stamp0, states, edges, succ, dec, total, n_draws, out, mu, nu, mu2, nu2,
+                 mark, act, act2):  # fmt: skip
+    """``forward`` from one root, its turns stamped stamp0 + 1 .. stamp0 + n_draws."""
     for i in range(out.shape[1]):
         out[0, i] = 0.0
         out[1, i] = 0.0
@@ -631,6 +644,7 @@ def forward(root, states, edges, succ, dec, total, n_draws, out):
     act[0] = root
     n_act = 1
     for t in range(n_draws):
+        stamp = stamp0 + t + 1
         won = 0.0
         hit = 0.0
         n2 = 0
@@ -652,8 +666,8 @@ def forward(root, states, edges, succ, dec, total, n_draws, out):
                 if q == s:
                     mass -= p  # thrown: the hand stays as it is
                     continue
-                if mark[q] != t + 1:
-                    mark[q] = t + 1
+                if mark[q] != stamp:
+                    mark[q] = stamp
                     act2[n2] = q
                     n2 += 1
                     mu2[q] = 0.0
@@ -666,8 +680,8 @@ def forward(root, states, edges, succ, dec, total, n_draws, out):
                         nu2[q] += v * p
             stay = 1.0 - mass
             if stay > 0.0:
-                if mark[s] != t + 1:
-                    mark[s] = t + 1
+                if mark[s] != stamp:
+                    mark[s] = stamp
                     act2[n2] = s
                     n2 += 1
                     mu2[s] = 0.0

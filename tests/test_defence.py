@@ -314,3 +314,31 @@ def test_defence_on_top_of_standard_shanten():
         ws = K.new_work(useful_tables())
         d, _n = B.choose_discard_at(tab, ws, W, -1, weights("baseline", defend=1), RV, TB)
         assert T.tile_name(int(d)) == want
+
+
+# ------------------------------------------------------------------ 报听 by value
+def wants_declare(hand, rv=RV, policy="expert", **kw):
+    """Does W, holding the tenpai ``hand`` after his discard (the wall's head at 40), declare?"""
+    tab = table_with(W, hand)
+    tab[0][TL.G_HEAD] = 40
+    tab[0][TL.G_TAIL] = 135
+    ws = K.new_work(useful_tables())
+    return bool(B.wants_declare(tab, ws, W, weights(policy, **kw), rv, TB, 4))
+
+
+def test_the_expert_declares_when_the_declared_line_is_worth_more():
+    # W: 234m 567p 666s 22s 78s, tenpai on 9s alone (789s brings the hand its 幺九; with 6s it
+    # would have none). Holding no 幺九 it may declare but may not look at the bao
+    # (bao_forbidden_without_yaojiu): declared, it wins on the same 9s and only locks. The
+    # expert stays open; the baseline, and the expert without the weight, declare at once.
+    hand = "234m567p666s22s78s"
+    assert wants_declare(hand, policy="baseline")
+    assert wants_declare(hand, declare_value=0)
+    assert not wants_declare(hand)
+    # 1m for 4m: a 幺九 in the hand, so the bao can be looked at (对宝 on 9s, 摸宝 on its
+    # kind's other copies): the declared line wins more often and pays the 宝 fan
+    assert wants_declare("123m567p666s22s78s")
+    # a room that lets a hand without 幺九 look at the bao: the same hand declares
+    assert wants_declare(hand, rv=with_(RV, RV_BAO_FORBIDDEN_WITHOUT_YAOJIU=0))
+    # a room where it may not even declare: no weight makes it
+    assert not wants_declare(hand, rv=with_(RV, RV_DUANYAOJIU_MAY_DECLARE=0), policy="baseline")

@@ -37,7 +37,8 @@ The knobs after the first four are a policy's weights (0 = off: the baseline nev
   the offence's choice, the safest tile keeping its distance or the safest of all, whichever is
   worth most (``defence.defend_discard``); K_FOLD and K_PUSH are then not read. 换宝 by value
   too: only when the new bao helps the seat more than the other declared seats
-  (``defence.bao_change_pays``).
+  (``defence.bao_change_pays``); and 报听 by value: when the declared line (the bao's 对宝 and
+  摸宝, the hand locked) is worth more than staying open (``defence.declare_pays``).
 """
 
 import numpy as np
@@ -62,7 +63,7 @@ from ..legal import INF as LG_INF
 from ..policy import choose_discard_value
 from ..shape import shanten
 from . import codes as C
-from .defence import bao_change_pays, defend_discard, readings
+from .defence import bao_change_pays, declare_pays, defend_discard, readings
 from .layout import (
     ANY,
     EV_ANKONG,
@@ -90,6 +91,7 @@ from .layout import (
     K_CALL,
     K_DECLARE,
     K_DECLARE_LIVE,
+    K_DECLARE_VALUE,
     K_DEFEND,
     K_FOLD,
     K_KONG,
@@ -446,7 +448,8 @@ def judge_waits_live(buf, unseen):
 def wants_declare(tab, ws, s, bots, rv, tb, n_live):
     """报听 after a discard, as soon as the hand is tenpai (a live legal wait) and the rules
     let it declare (``judge.may_declare``); with K_DECLARE_LIVE, only with that many live
-    legal waits. ``n_live``: the live legal waits the discard policy found, -1 when it did not
+    legal waits; with K_DEFEND (the expert) when the declared line is worth more than staying
+    open (``defence.declare_pays``). ``n_live``: the live legal waits the discard policy found, -1 when it did not
     judge them (not a standard-form tenpai: only a 七对 tenpai may then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
@@ -474,6 +477,10 @@ def wants_declare(tab, ws, s, bots, rv, tb, n_live):
         n_live = judge_waits(conc[s], ms[s], own, rv, tb, buf)
     if n_live <= 0:
         return False
+    if bots[s, K_DECLARE_VALUE]:  # the declared line against staying open
+        unseen_by(conc, ankong, pond, exposed, s, unseen)
+        judge_waits(conc[s], ms[s], own, rv, tb, buf)
+        return declare_pays(conc[s], ms, own, unseen, s, ps, g, rv, buf, items, fan, pay)
     if bots[s, K_DECLARE_LIVE] > 1:  # live copies of the legal waits, as the seat sees them
         unseen_by(conc, ankong, pond, exposed, s, unseen)
         n, _v = wait_value(conc[s], ms[s], own, unseen, rv, tb, buf, False)

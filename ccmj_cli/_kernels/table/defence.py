@@ -28,7 +28,9 @@ import numpy as np
 
 from .. import legal as LG
 from ..jit import njit
+from ..judge import LOOK_OK, W_LEGAL, look_rule
 from ..layout import (
+    FAN_BAO,
     FAN_MENQING,
     FAN_WIN,
     FAN_ZIMO,
@@ -282,3 +284,68 @@ def bao_change_pays(s, ms, g, ps, rv, live, unseen, items, fan, pay):
         if o != s and ps[o, P_DECLARED]:
             theirs += wait_copies(o, ps, unseen) * later[o]
     return live * gain >= theirs
+
+
+@njit(cache=True)
+def declare_pays(c, ms, own, unseen, s, ps, g, rv, buf, items, fan, pay):
+    """报听 by value (the expert): the declared line against staying open, for seat s's tenpai
+    3k+1 tiles ``c`` (``buf``: their judged waits, ``own`` his tiles with melds). Both win on
+    the live copies of its legal waits, L of the U unseen tiles, over its n draws left.
+
+    Declared, the hand locks. When it may look at the bao (a hand without 幺九 may not under
+    bao_forbidden_without_yaojiu), the bao — an unseen tile as far as s knows — is one of his
+    waits with the chance L / U (对宝: a win at the look), else its kind's other unseen copies
+    win too (摸宝), sum over kinds of u(u - 1) / U of them expected; those wins add the 宝 fan.
+    Either way a tenpai hand throws the draws that do not win (the expert pushes a tenpai):
+    once an opponent has declared, each throw risks what a random unseen tile's deal-in costs
+    him — less, declared, in a room whose 点炮全包 spares a declared discarder. Declares when
+    the declared line is worth more: a tie (no bao to look at) stays open, the lock giving
+    nothing for what it takes (the open hand may still change its wait)."""
+    dealer = g[G_DEALER]
+    dealin = np.zeros(N_SEATS, np.float64)
+    later = np.zeros(N_SEATS, np.float64)
+    gain = payments(s, ms, g, rv, items, fan, pay, dealin, later)
+    _plain_win(items, ms[s], rv, True)
+    items[FAN_BAO] = rv[RV_FAN_BASE + FAN_BAO]
+    settle(items, s, dealer, -1, HOW_SELF, rv, fan, pay)
+    gain_bao = float(pay[s])
+    pool = 0
+    live = 0
+    for t in range(N_KINDS):
+        pool += unseen[t]
+        if buf[t, W_LEGAL]:
+            live += unseen[t]
+    if pool == 0 or live == 0:
+        return False
+    n = max(0, (wall_left(g) - DEAD_WALL) // N_SEATS)
+    p_open = reach_chance(1, live, pool, n)
+    p_dui = 0.0  # 对宝 at the look
+    extra = 0.0  # the bao kind's copies a draw may still bring (摸宝)
+    if look_rule(True, own, rv) == LOOK_OK:
+        p_dui = live / pool
+        for t in range(N_KINDS):
+            if not buf[t, W_LEGAL]:
+                extra += unseen[t] * max(unseen[t] - 1, 0) / pool
+        extra /= 1.0 - p_dui if p_dui < 1.0 else 1.0
+    p_draw = reach_chance(1, live + extra, pool, n)
+    v_decl = p_dui * gain_bao + (1.0 - p_dui) * p_draw * (live * gain + extra * gain_bao) / (
+        live + extra
+    )
+    v_open = p_open * gain
+    risk_open = 0.0  # a random unseen tile's expected deal-in cost, undeclared and declared
+    risk_decl = 0.0
+    for o in range(N_SEATS):
+        if o == s or not ps[o, P_DECLARED]:
+            continue
+        _plain_win(items, ms[o], rv, False)
+        settle_declared(items, o, dealer, s, HOW_DISCARD, 1, rv, fan, pay)
+        d_decl = -pay[s]
+        total = open_readings(o, ps, unseen)
+        for x in range(N_KINDS):
+            if unseen[x] > 0:
+                r = share_of(x, o, ps, unseen, total) * unseen[x] / pool
+                risk_open += r * dealin[o]
+                risk_decl += r * d_decl
+    v_decl -= n * (1.0 - p_draw / 2) * risk_decl  # (the throws: the draws before a win)
+    v_open -= n * (1.0 - p_open / 2) * risk_open
+    return v_decl > v_open

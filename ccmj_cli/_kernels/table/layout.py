@@ -140,12 +140,15 @@ K_PASS_WIN = 11  # 胡 on a discard: 0 always win (every policy), 1 pass every o
 K_LEGAL = 12  # 1: discards and 吃/碰 by the legal distance (三色全, 幺九, 刻 counted), not shanten
 K_DEFEND = 13  # defence by value: once an opponent has declared, each discard weighs the hand's
 #              chance to win against what a deal-in costs under the variant (defence.py)
-N_KNOBS = 14
+K_DECLARE_VALUE = 14  # 报听 by value: when the declared line (the bao, the hand locked) is
+#                      worth more than staying open (defence.declare_pays); K_DECLARE_LIVE unread
+N_KNOBS = 15
 KNOB_NAMES = (
     "call", "kong", "declare", "special", "declare_min_live", "fold_shanten", "push_min_live",
     "piao_pairs", "menqing_shanten", "value_waits", "bao_change", "pass_win", "legal", "defend",
+    "declare_value",
 )  # fmt: skip
-KNOB_MAX = (2, 1, 1, 1, 20, 8, 20, 7, 8, 1, 1, 1, 1, 1)
+KNOB_MAX = (2, 1, 1, 1, 20, 8, 20, 7, 8, 1, 1, 1, 1, 1, 1)
 
 # --- events (one row per event: kind, seat, tile, a, b)
 EV_DRAW = 0  # seat drew tile from the wall's head
@@ -242,18 +245,18 @@ S_LEN = 84
 # the bot policies: weight presets (KNOB_NAMES order; a policy file sets them by name)
 POLICIES = {
     # baseline: call when it lowers shanten, kong when no worse, declare at tenpai, specials
-    "baseline": (1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
-    "aggressive": (2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # call unless it raises shanten
-    "closed": (0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # never 吃/碰 (keeps 门清)
-    "silent": (1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # never 报听 (so never uses the bao)
-    "nokong": (1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # no kongs, no 补, no special kongs
-    "defence": (1, 1, 1, 1, 0, 2, 2, 0, 0, 0, 1, 0, 0, 0),  # folds 2+ from tenpai after a 报听
+    "baseline": (1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),
+    "aggressive": (2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),  # call unless it raises shanten
+    "closed": (0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),  # never 吃/碰 (keeps 门清)
+    "silent": (1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),  # never 报听 (so never uses the bao)
+    "nokong": (1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),  # no kongs, no 补, no special kongs
+    "defence": (1, 1, 1, 1, 0, 2, 2, 0, 0, 0, 1, 0, 0, 0, 0),  # folds 2+ from tenpai after a 报听
     # value: 飘, 门清 near tenpai, 夹 waits, 报听 on 2+
-    "value": (1, 1, 1, 1, 2, 0, 0, 5, 1, 1, 1, 0, 0, 0),
+    "value": (1, 1, 1, 1, 2, 0, 0, 5, 1, 1, 1, 0, 0, 0, 0),
     # strong: value waits, 报听 on 2+ live copies (the best mix measured against the baseline)
-    "strong": (1, 1, 1, 1, 2, 0, 0, 0, 0, 1, 1, 0, 0, 0),
-    # expert: value waits, the legal distance, defence by value, 报听 as soon as it can (with
-    # those, waiting for two live copies cost it 0.03 base units a hand: docs/simulation.md)
-    "expert": (1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1),
+    "strong": (1, 1, 1, 1, 2, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0),
+    # expert: value waits, the legal distance, defence by value, 报听 by value (the declared
+    # line against staying open: docs/simulation.md)
+    "expert": (1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1),
 }
 POLICY_HELP = ", ".join(POLICIES) + ", or a policy file (.yaml)"

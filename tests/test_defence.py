@@ -31,6 +31,7 @@ from test_simulate_table import build_wall, play
 from ccmj_cli import tiles as T
 from ccmj_cli._kernels import legal as LG
 from ccmj_cli._kernels.layout import MS_LEN, N_FAN
+from ccmj_cli._kernels.score import DIANPAO_COVERS_ALL
 from ccmj_cli._kernels.table import bots as B
 from ccmj_cli._kernels.table import driver as K
 from ccmj_cli._kernels.table import layout as TL
@@ -342,3 +343,26 @@ def test_the_expert_declares_when_the_declared_line_is_worth_more():
     assert wants_declare(hand, rv=with_(RV, RV_BAO_FORBIDDEN_WITHOUT_YAOJIU=0))
     # a room where it may not even declare: no weight makes it
     assert not wants_declare(hand, rv=with_(RV, RV_DUANYAOJIU_MAY_DECLARE=0), policy="baseline")
+
+
+def test_a_room_that_spares_a_declared_discarder_makes_declaring_worth_it():
+    # The hand without 幺九 above (it may not look at the bao), S declared and has discarded
+    # 1p 9p. Under 点炮全包 W, undeclared, pays all three shares when S wins on his discard;
+    # declared, in a room whose 包庄 spares a declared discarder (cover_only_undeclared), his
+    # own share only. Both lines throw the same draws at the same chance of S's wait, so
+    # declaring lowers the cost of every throw and nothing else: W declares there, and stays
+    # open where 包庄 covers declared discarders too.
+    hand = "234m567p666s22s78s"
+    quanbao = with_(RV, RV_DIANPAO=DIANPAO_COVERS_ALL)
+    spared = with_(quanbao, RV_COVER_ONLY_UNDECLARED=1)
+
+    def declares(rv, declared=(S,)):
+        tab = table_with(W, hand, declared=declared, discarded={S: "1p9p"})
+        tab[0][TL.G_HEAD] = 40
+        tab[0][TL.G_TAIL] = 135
+        ws = K.new_work(useful_tables())
+        return bool(B.wants_declare(tab, ws, W, weights("expert"), rv, TB, 4))
+
+    assert declares(spared)
+    assert not declares(quanbao)
+    assert not declares(spared, declared=())  # nobody to fear: nothing spared

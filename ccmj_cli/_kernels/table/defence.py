@@ -298,9 +298,10 @@ def declare_pays(c, ms, own, unseen, s, ps, g, rv, buf, items, fan, pay):
     win too (摸宝), sum over kinds of u(u - 1) / U of them expected; those wins add the 宝 fan.
     Either way a tenpai hand throws the draws that do not win (the expert pushes a tenpai):
     once an opponent has declared, each throw risks what a random unseen tile's deal-in costs
-    him — less, declared, in a room whose 点炮全包 spares a declared discarder. Declares when
-    the declared line is worth more: a tie (no bao to look at) stays open, the lock giving
-    nothing for what it takes (the open hand may still change its wait)."""
+    him — less, declared, in a room whose 点炮全包 spares a declared discarder (one who has
+    looked at the bao, when he may look: the hand soon will). Declares when the declared line
+    is worth more: a tie (no bao to look at, no 包庄 spared) stays open, the lock giving nothing
+    for what it takes (the open hand may still change its wait)."""
     dealer = g[G_DEALER]
     dealin = np.zeros(N_SEATS, np.float64)
     later = np.zeros(N_SEATS, np.float64)
@@ -321,7 +322,8 @@ def declare_pays(c, ms, own, unseen, s, ps, g, rv, buf, items, fan, pay):
     p_open = reach_chance(1, live, pool, n)
     p_dui = 0.0  # 对宝 at the look
     extra = 0.0  # the bao kind's copies a draw may still bring (摸宝)
-    if look_rule(True, own, rv) == LOOK_OK:
+    looks = look_rule(True, own, rv) == LOOK_OK
+    if looks:
         p_dui = live / pool
         for t in range(N_KINDS):
             if not buf[t, W_LEGAL]:
@@ -338,7 +340,7 @@ def declare_pays(c, ms, own, unseen, s, ps, g, rv, buf, items, fan, pay):
         if o == s or not ps[o, P_DECLARED]:
             continue
         _plain_win(items, ms[o], rv, False)
-        settle_declared(items, o, dealer, s, HOW_DISCARD, 1, rv, fan, pay)
+        settle_declared(items, o, dealer, s, HOW_DISCARD, 2 if looks else 1, rv, fan, pay)
         d_decl = -pay[s]
         total = open_readings(o, ps, unseen)
         for x in range(N_KINDS):

@@ -318,9 +318,10 @@ def test_defence_on_top_of_standard_shanten():
 
 
 # ------------------------------------------------------------------ 报听 by value
-def wants_declare(hand, rv=RV, policy="expert", **kw):
-    """Does W, holding the tenpai ``hand`` after his discard (the wall's head at 40), declare?"""
-    tab = table_with(W, hand)
+def wants_declare(hand, rv=RV, policy="expert", declared=(), discarded=None, **kw):
+    """Does W, holding the tenpai ``hand`` after his discard (the wall's head at 40), declare?
+    (``declared`` seats have declared, ``discarded``: {seat: tiles} they discarded.)"""
+    tab = table_with(W, hand, declared=declared, discarded=discarded)
     tab[0][TL.G_HEAD] = 40
     tab[0][TL.G_TAIL] = 135
     ws = K.new_work(useful_tables())
@@ -355,14 +356,7 @@ def test_a_room_that_spares_a_declared_discarder_makes_declaring_worth_it():
     hand = "234m567p666s22s78s"
     quanbao = with_(RV, RV_DIANPAO=DIANPAO_COVERS_ALL)
     spared = with_(quanbao, RV_COVER_ONLY_UNDECLARED=1)
-
-    def declares(rv, declared=(S,)):
-        tab = table_with(W, hand, declared=declared, discarded={S: "1p9p"})
-        tab[0][TL.G_HEAD] = 40
-        tab[0][TL.G_TAIL] = 135
-        ws = K.new_work(useful_tables())
-        return bool(B.wants_declare(tab, ws, W, weights("expert"), rv, TB, 4))
-
-    assert declares(spared)
-    assert not declares(quanbao)
-    assert not declares(spared, declared=())  # nobody to fear: nothing spared
+    s_threw = {S: "1p9p"}
+    assert wants_declare(hand, rv=spared, declared=(S,), discarded=s_threw)
+    assert not wants_declare(hand, rv=quanbao, declared=(S,), discarded=s_threw)
+    assert not wants_declare(hand, rv=spared, discarded=s_threw)  # nobody to fear: nothing spared

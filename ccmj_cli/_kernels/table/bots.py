@@ -448,9 +448,10 @@ def judge_waits_live(buf, unseen):
 def wants_declare(tab, ws, s, bots, rv, tb, n_live):
     """报听 after a discard, as soon as the hand is tenpai (a live legal wait) and the rules
     let it declare (``judge.may_declare``); with K_DECLARE_LIVE, only with that many live
-    legal waits; with K_DEFEND (the expert) when the declared line is worth more than staying
-    open (``defence.declare_pays``). ``n_live``: the live legal waits the discard policy found, -1 when it did not
-    judge them (not a standard-form tenpai: only a 七对 tenpai may then be one)."""
+    legal waits; with K_DECLARE_VALUE (the expert) when the declared line is worth more than
+    staying open (``defence.declare_pays``). ``n_live``: the live legal waits the discard policy
+    found, -1 when it did not judge them (not a standard-form tenpai: only a 七对 tenpai may
+    then be one)."""
     g, ps, conc, melded, ankong, pungs, taken, ms, mrec, nm, pond, exposed, kpay = tab
     own, own2, unseen, buf, rd, items, fan, pay, grp, mt, c2, ms2, dscr, ut, lx = ws
     if scripted(g):

@@ -328,7 +328,8 @@ def declare_pays(c, ms, own, unseen, s, ps, g, rv, buf, items, fan, pay):
         for t in range(N_KINDS):
             if not buf[t, W_LEGAL]:
                 extra += unseen[t] * max(unseen[t] - 1, 0) / pool
-        extra /= 1.0 - p_dui if p_dui < 1.0 else 1.0
+        if p_dui < 1.0:  # (given that the bao is no wait of his)
+            extra /= 1.0 - p_dui
     p_draw = reach_chance(1, live + extra, pool, n)
     v_decl = p_dui * gain_bao + (1.0 - p_dui) * p_draw * (live * gain + extra * gain_bao) / (
         live + extra

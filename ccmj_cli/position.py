@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,7 +23,7 @@ import yaml
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import layout as TL
-from .errors import CcmjError, HandError
+from .errors import CcmjError, HandError, VariantError
 from .rules import Variant, load_variant
 
 SEATS = "ESWN"
@@ -92,9 +93,15 @@ def _inline_variant(text: str) -> Variant:
     """A variant from inline overrides (a mapping; ``extends`` a preset, default: default)."""
     d = tempfile.mkdtemp(prefix="ccmj-position-")
     path = os.path.join(d, "position-rules.yaml")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return load_variant(path)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return load_variant(path)
+    except VariantError as e:  # (named as the user wrote it, not by the scratch file)
+        msg = str(e)
+        raise VariantError("the position's 'rules'" + msg[msg.find(": ") :]) from None
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def variant_of(rules) -> Variant:
@@ -152,6 +159,8 @@ class Position:
                 data = json.loads(data)
             except json.JSONDecodeError as e:
                 raise PositionError(f"bad position: not JSON (line {e.lineno}: {e.msg})") from None
+            except (RecursionError, ValueError):
+                raise PositionError("bad position: not JSON (nested too deeply)") from None
         _keys(data, TOP_KEYS, "position")
         for k in ("dealer", "seats", "wall", "last"):
             if k not in data:

@@ -23,7 +23,10 @@ from ._kernels.table import layout as TL
 from ._kernels.table.codes import CODE_NAMES
 from .errors import HandError, UsageError, VariantError
 from .rules import rule_vector
-from .replay import HOW_NAMES, DECLARED_NAMES, SEATS, LOG_VERSION, event_text, log_rules
+from .replay import (
+    DECLARED_NAMES, HOW_NAMES, LOG_VERSION, SEATS, check_header, check_record, event_fields_ok,
+    event_text, log_rules,
+)  # fmt: skip
 
 ANY = TL.ANY
 REC_COLS = TL.STOP_AT + 1
@@ -125,10 +128,19 @@ def _tile(text: str, where: str) -> int:
         raise HandError(f"{where}: {e.message}") from None
 
 
+MAX_RECORD_CHARS = 64 << 20  # a written record (text or JSON): a log is read as it streams
+
+
 def _open_text(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = f.read(MAX_RECORD_CHARS + 1)
+        if len(text) > MAX_RECORD_CHARS:
+            raise HandError(
+                f"record '{path}' is larger than {MAX_RECORD_CHARS >> 20} MB: too large for a "
+                "written record (a simulate log is read as it streams, at any size)"
+            )
+        return text
     except UnicodeDecodeError:
         raise HandError(f"record '{path}' is not UTF-8 text") from None
     except OSError as e:
@@ -147,7 +159,7 @@ def load_record(path: str) -> Record:
     if head.lstrip().startswith("{"):
         try:
             h = json.loads(head)
-        except ValueError:
+        except (ValueError, RecursionError):
             h = None
         if isinstance(h, dict) and "ccmj_log" in h:
             return _read_log(path, h)
@@ -158,6 +170,8 @@ def load_record(path: str) -> Record:
             data = json.loads(text)
         except ValueError as e:
             raise HandError(f"record '{path}': not valid JSON ({e})") from None
+        except RecursionError:
+            raise HandError(f"record '{path}': not valid JSON (nested too deeply)") from None
         return _from_json(path, data)
     return _from_text(path, text)
 
@@ -192,13 +206,9 @@ def _read_log(path: str, header: dict) -> Record:
             f"record '{path}': a log of format {header.get('ccmj_log')}; this ccmj reads "
             f"format {LOG_VERSION} (write it again with ccmj simulate --log)"
         )
-    try:
-        rv = rule_vector(header["rv"])
-        tp = np.array(header["tp"], np.int64)
-    except (KeyError, TypeError, ValueError):
-        raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")
-    if rv.shape != (L.RV_LEN,) or tp.shape != (TL.TP_LEN,):
-        raise HandError(f"record '{path}': line 1: the header's 'rv'/'tp' are not the engine's")
+    check_header(path, header)  # (whole numbers, of the engine's lengths and ranges)
+    rv = rule_vector(header["rv"])
+    tp = np.array(header["tp"], np.int64)
     return Record(log_rules(header), rv, tp, None, path)
 
 
@@ -213,8 +223,13 @@ def _log_hands(path: str):
 
 def _log_hand(path: str, n: int, line: str) -> Hand:
     """Line ``n`` of a simulate log, one logged hand (else one line naming the line)."""
+    damaged = f"record '{path}': line {n} is not a logged hand (a damaged log?)"
     try:
         h = json.loads(line)
+    except (ValueError, RecursionError):
+        raise HandError(damaged) from None
+    check_record(path, n, h)
+    try:
         wall = np.array([_TILE_IDX[t] for t in h["wall"]], np.int8)
         if len(wall) != TL.N_WALL:
             raise ValueError("wall")
@@ -228,7 +243,7 @@ def _log_hand(path: str, n: int, line: str) -> Hand:
         return Hand(int(h["hand"]), SEATS.index(h["dealer"]), wall, dice, ev, None,
                     h.get("result"))  # fmt: skip
     except (ValueError, KeyError, TypeError, IndexError, OverflowError):
-        raise HandError(f"record '{path}': line {n} is not a logged hand (a damaged log?)") from None
+        raise HandError(damaged) from None
 
 
 @dataclass
@@ -313,6 +328,11 @@ def _parse_batch(lines: list, loads) -> "_LogBatch":
     if any(c is None for c in cuts):
         raise ValueError("not as simulate writes a log")
     rests = [loads(c[2]) for c in cuts]
+    for h in rests:  # (the fields besides the wall and the events: else read hand by hand)
+        try:
+            check_record("", 0, h, whole=False)
+        except HandError:
+            raise ValueError("fields") from None
     # the walls: '"8m", "5s", ...': the digit and the suit letter of tile k at 6k+1, 6k+2
     wb = np.frombuffer(", ".join(c[0] for c in cuts).encode("ascii"), np.uint8)
     if wb.size != n * (_WALL_TEXT + 2) - 2 or (wb[0::6] != 34).any() or (wb[3::6] != 34).any():
@@ -335,6 +355,15 @@ def _parse_batch(lines: list, loads) -> "_LogBatch":
         raise ValueError("event")
     if total and (flat_e.min() < -(1 << 15) or flat_e.max() >= 1 << 15):
         raise ValueError("event")  # (as the per-hand reader's int16 rows)
+    if "." in body or "e" in body or "E" in body:
+        raise ValueError("event")  # (not whole numbers: the per-hand reader names the line)
+    if total:
+        rows = flat_e.reshape(total, TL.EV_COLS)
+        if not event_fields_ok(rows[:, 0], rows[:, 1], rows[:, 2]).all():
+            raise ValueError("event")
+    hand_kind = np.repeat(np.arange(n) * L.N_KINDS, TL.N_WALL) + flat_w
+    if (np.bincount(hand_kind, minlength=n * L.N_KINDS) != 4).any():  # every tile four times
+        raise ValueError("wall")
     dices = np.ones((n, TL.N_DICE), np.int64)
     for i, h in enumerate(rests):
         d = h["dice"]
@@ -541,7 +570,13 @@ def _parse_event(b: _HandBuilder, words: list[str], where: str, line):
             b.add([TL.EV_SPECIAL, s, ts[0], L.MELD_ANKONG, 3], line)
             return
         san = text.startswith(T.SANYAOJI_MARK)  # 三幺鸡: 'special *111s'
-        ts = T.parse_tiles(text.lstrip(T.SANYAOJI_MARK), "special kong")
+        try:
+            ts = T.parse_tiles(text.lstrip(T.SANYAOJI_MARK), "special kong")
+        except HandError as e:
+            raise HandError(f"{where}: {e.message}") from None
+        if not 3 <= len(ts) <= 4 or any(t < L.HONOR and t % 9 not in (0, 8) for t in ts):
+            raise HandError(f"{where}: '{args[0]}' is not a special kong (three or four winds, "
+                            "dragons, 1s or 9s, e.g. 'special 1234z')")  # fmt: skip
         rest = list(ts)
         if san:
             if ts.count(L.ONE_S) < 3:
@@ -644,6 +679,8 @@ def _from_json(path: str, data) -> Record:
     "events": ["E draw 5m", ...], "payout": {...}}]}: each event the text form's line."""
     if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
         raise HandError(f"record '{path}': a JSON record is an object with a 'hands' list")
+    if not data["hands"]:
+        raise HandError(f"record '{path}' holds no hand")
     rules = data.get("rules")
     if rules is not None and not isinstance(rules, str):
         raise HandError(f"record '{path}': 'rules' is a preset name or a rules file")
@@ -652,7 +689,10 @@ def _from_json(path: str, data) -> Record:
         where = f"record '{path}': hands[{i}]"
         if not isinstance(h, dict):
             raise HandError(f"{where} is not an object")
-        b = _HandBuilder(f"record '{path}'", int(h.get("hand", i + 1)))
+        number = h.get("hand", i + 1)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise HandError(f"{where}.hand is not a hand number (a whole number from 1)")
+        b = _HandBuilder(f"record '{path}'", number)
         b.dealer = _seat(h.get("dealer"), f"{where}.dealer")
         deal = h.get("deal")
         if not isinstance(deal, dict):
@@ -672,7 +712,8 @@ def _from_json(path: str, data) -> Record:
         if "payout" in h:
             p = h["payout"]
             if not (isinstance(p, dict) and set(p) == set(SEATS)
-                    and all(isinstance(x, int) for x in p.values())):  # fmt: skip
+                    and all(isinstance(x, int) and not isinstance(x, bool)
+                            for x in p.values())):  # fmt: skip
                 raise HandError(f"{where}.payout is not a whole number per seat")
             b.result = {"payout": p}
         hands.append(b.build())
@@ -710,7 +751,7 @@ def _row_text(row) -> str:
 
 def _problem(hand: Hand, i: int, code: int, offered=None) -> dict:
     name = CODE_NAMES[code]
-    if i < len(hand.events):
+    if 0 <= i < len(hand.events):
         what = _row_text(hand.events[i])
         if hand.lines is not None:
             what = f"line {hand.lines[i]}: {what}"
@@ -726,6 +767,10 @@ def _verdict(hand: Hand, res, stop) -> dict:
     code, at = int(stop[0]), int(stop[1])
     problems = []
     n = len(hand.events)
+    if n == 0:  # (nothing to check: the hand was not written down)
+        p = _problem(hand, 0, 23)
+        p["message"] = "the record holds no event of this hand"
+        return {"hand": hand.number, "ok": False, "problems": [p], "settlement": None}
     if code > 0:
         off = stop[2:] if int(stop[2]) >= 0 and code in _OFFERED else None
         problems.append(_problem(hand, at, code, off))

@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 
+from . import interrupts
 from . import tiles as T
 from ._kernels import layout as L
 from ._kernels.table import driver as K
@@ -160,7 +161,7 @@ def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.nda
     k = 0
     # written to a temporary file and moved over ``path`` when the run ends (a Ctrl-C keeps the
     # whole hands played so far): an existing log is never left half overwritten
-    with output_file(path) as f:
+    with output_file(path, option="--log") as f:
         header = {
             "ccmj_log": LOG_VERSION, "seed": plan.seed, "rules": v.name, "hands": plan.hands,
             "variant": v.to_dict(), "sessions": plan.sessions, "policy": names,
@@ -173,15 +174,16 @@ def write_log(path, plan, rv, tp, bots, v, names, progress=None) -> tuple[np.nda
                 if first[0] == 0:  # sessions start: fresh random states, seat E deals
                     rs, dealers = np.array(seeds, np.uint64), np.zeros(len(seeds), np.int64)
                 r = _record(rs, dealers, counts, rv, tp, bots)
-                lines = []
-                j = 0
-                for i, n in enumerate(counts):
-                    for h in range(int(n)):
-                        K.accumulate(st, r["results"][j])
-                        k += 1
-                        lines.append(_hand_line(r, j, k, a + i, int(first[i]) + h, seeds[i]))
-                        j += 1
-                f.write("".join(lines))
+                with interrupts.deferred():  # (the statistics count the hands written: whole)
+                    lines = []
+                    j = 0
+                    for i, n in enumerate(counts):
+                        for h in range(int(n)):
+                            K.accumulate(st, r["results"][j])
+                            k += 1
+                            lines.append(_hand_line(r, j, k, a + i, int(first[i]) + h, seeds[i]))
+                            j += 1
+                    f.write("".join(lines))
                 if progress is not None:
                     progress(int(counts.sum()))
         except KeyboardInterrupt:
@@ -294,7 +296,7 @@ def hand_record(path, k: int) -> tuple[dict, dict]:
         count += 1
         if count == k:
             rec = _json_line(path, n, line)
-            _check_record(path, n, rec)
+            check_record(path, n, rec)
             return header, rec
     raise UsageError(f"bad --hand {k}: the log holds hands 1 to {count}")
 
@@ -302,8 +304,9 @@ def hand_record(path, k: int) -> tuple[dict, dict]:
 _TILES = frozenset(T.tile_name(t) for t in range(L.N_KINDS))
 
 
-def _check_record(path, n: int, rec) -> None:
-    """A HandError naming the line unless ``rec`` has every field replay reads, of its type."""
+def check_record(path, n: int, rec, whole: bool = True) -> None:
+    """A HandError naming the line unless ``rec`` has every field replay reads, of its type
+    (``whole`` False: its wall and events are checked by the caller)."""
 
     def bad(what: str) -> HandError:
         return HandError(f"log '{path}': line {n} is not a logged hand ({what})")
@@ -329,16 +332,19 @@ def _check_record(path, n: int, rec) -> None:
     for key in ("hand", "session", "session_hand"):
         need(rec, key, is_int, "a whole number")
     need(rec, "dealer", is_seat, "a seat")
-    wall = need(rec, "wall", lambda x: isinstance(x, list) and len(x) == K.N_WALL, "136 tiles")
-    if not all(isinstance(t, str) and t in _TILES for t in wall):
-        raise bad("'wall' holds something that is not a tile")
-    if any(wall.count(t) != 4 for t in set(wall)):
-        raise bad("'wall' does not hold every tile four times")
+    if whole:
+        wall = need(rec, "wall", lambda x: isinstance(x, list) and len(x) == K.N_WALL,
+                    "136 tiles")  # fmt: skip
+        if not all(isinstance(t, str) and t in _TILES for t in wall):
+            raise bad("'wall' holds something that is not a tile")
+        if any(wall.count(t) != 4 for t in set(wall)):
+            raise bad("'wall' does not hold every tile four times")
+        need(rec, "events", lambda x: isinstance(x, list) and all(
+            isinstance(e, list) and len(e) == TL.EV_COLS and all(map(is_int, e))
+            and event_fields_ok(*e[:3]) for e in x
+        ), f"a list of the engine's events ({TL.EV_COLS} whole numbers each)")  # fmt: skip
     need(rec, "dice", lambda x: isinstance(x, list) and all(is_int(d) and 1 <= d <= 6 for d in x)
-         and len(x) <= K.N_DICE, f"at most {K.N_DICE} dice")  # fmt: skip
-    need(rec, "events", lambda x: isinstance(x, list) and all(
-        isinstance(e, list) and len(e) == TL.EV_COLS and all(map(is_int, e)) for e in x
-    ), f"a list of events of {TL.EV_COLS} whole numbers")  # fmt: skip
+         and len(x) <= K.N_DICE, f"at most {K.N_DICE} dice of 1 to 6")  # fmt: skip
     need(rec, "final", seat_map(lambda h: isinstance(h, str)), "a hand per seat")
     r = need(rec, "result", lambda x: isinstance(x, dict), "an object")
     winner = need(r, "winner", lambda x: x is None or is_seat(x), "a seat or null", "result.")
@@ -355,7 +361,13 @@ def _check_record(path, n: int, rec) -> None:
         need(r, "winning_hand", lambda x: isinstance(x, str), "a hand", "result.")
 
 
-def _check_header(path, header: dict) -> None:
+def event_fields_ok(kind, seat, tile) -> bool:
+    """An event row's kind, seat and tile are the engine's (-1: no seat, no tile)."""
+    return ((kind >= 0) & (kind < len(TL.EV_NAMES)) & (seat >= -1) & (seat < L.N_SEATS)
+            & (tile >= -1) & (tile < L.N_KINDS))  # (numbers, or arrays of them)
+
+
+def check_header(path, header: dict) -> None:
     """The rule vector, table parameters and bots of a header, checked before the engine gets
     them (``--verify``): whole numbers, of the lengths and in the ranges the engine knows."""
 
@@ -534,7 +546,7 @@ def replay_hand(path, k: int, verify: bool = False) -> dict:
         "final": rec["final"],
     }
     if verify:
-        _check_header(path, header)
+        check_header(path, header)
         r = rerun(header, rec)
         same = (
             r["events"].tolist() == rec["events"]

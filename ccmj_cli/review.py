@@ -99,9 +99,9 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
             if not line.strip():
                 continue
             rec = R._json_line(path, i + 2, line)
-            R._check_record(path, i + 2, rec)
+            R.check_record(path, i + 2, rec)
             recs.append(rec)
-    R._check_header(path, header)
+    R.check_header(path, header)
     rules = R.log_rules(header)  # (once: it may load a variant)
     drawable = _drawable(header["tp"])
     out = []

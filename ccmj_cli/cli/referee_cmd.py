@@ -35,9 +35,12 @@ def register(app: typer.Typer):
         rule it breaks; the settlement recomputed and compared with the record's result.
         Exit 0 when every hand is legal, 1 when any is not."""
         from .. import referee as R  # kernels load only when the command runs
-        from ..errors import UsageError
+        from ..errors import HandError, UsageError
+        from ..interrupts import say_when_interrupted
         from ..output import to_json
 
+        if hand is not None and at is None:
+            raise UsageError("--hand names the hand of --at: give --at too")
         rec = R.load_record(record)
         if at is not None:
             idx = 0
@@ -67,9 +70,14 @@ def register(app: typer.Typer):
                     lines.append(f"hand {v['hand']}: event {p['event']}: {p['rule']}: {p['message']}")
             if len(lines) >= 4096:
                 out.write("\n".join(lines) + "\n")
+                out.flush()
                 lines = []
+                say_when_interrupted(f"INTERRUPTED: the verdicts printed are final; {total} "
+                                     "hand(s) checked, the rest not")  # fmt: skip
         if lines:
             out.write("\n".join(lines) + "\n")
+        if total == 0:
+            raise HandError(f"record '{record}' holds no hand")
         if not json:
             typer.echo(f"{total - bad} of {total} hands legal", err=True)
         if bad:

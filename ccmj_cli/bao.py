@@ -31,7 +31,7 @@ from ._kernels.bao import (
 from ._kernels.tables import tables
 from .errors import HandError
 from .rules import Variant, load_variant
-from .scoring import LOOK_REASONS, ScoreResult, parse_hand, score, tile
+from .scoring import LOOK_REASONS, ScoreResult, parse_hand, score, seat_index, tile
 
 OUTCOMES = {
     BAO_DUIBAO: "duibao",
@@ -72,6 +72,7 @@ def bao(
 
     ``visible``: tiles public elsewhere (discards, other players' exposed melds).
     """
+    seat_index(seat, "seat")  # (a bad seat is refused whatever the hand)
     v = rules if isinstance(rules, Variant) else load_variant(rules)
     if isinstance(hand, T.Hand):
         h, text = hand, T.format_hand(hand)

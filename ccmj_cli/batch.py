@@ -207,6 +207,10 @@ def _records(src) -> Iterator[list[str]]:
     line = 1  # where the next record starts
     try:
         for row in reader:
+            if reader.line_num > line and any("\n" in c or "\r" in c for c in row):
+                # (no column holds a line break: a quote left open has run on to the end)
+                yield Unreadable(line, csv.Error("a quoted cell runs over several lines"))
+                return
             yield row
             line = reader.line_num + 1
     except csv.Error as e:

@@ -62,6 +62,9 @@ def named(message: str) -> str:
     return f"{message} ({name})"
 
 
+_deferred: list = []  # per open deferred() block: the act a signal left for its end, or None
+
+
 def _on_signal(signum, frame) -> None:
     global _act, _message
     if not _signal:
@@ -70,7 +73,24 @@ def _on_signal(signum, frame) -> None:
     if act is None:
         stop_now(_message)
     _message = AGAIN
+    if _deferred:
+        _deferred[-1] = act  # (acted on when the block ends)
+        return
     act()
+
+
+@contextlib.contextmanager
+def deferred():
+    """A block the first signal does not break into: its act (e.g. raising KeyboardInterrupt)
+    waits until the block ends, so that what the block writes is written whole and what it
+    counts is counted with it. A second signal still ends the process at once."""
+    _deferred.append(None)
+    try:
+        yield
+    finally:
+        act = _deferred.pop()
+    if act is not None:
+        act()
 
 
 def stop_now(message: str) -> None:

@@ -454,7 +454,10 @@ def render_simulate(d: dict) -> str:
     where = d["scheduler"] or f"{d['threads']} thread(s)"
     head = fields(
         [
-            ("hands", f"{d['hands']:,} in {d['sessions']:,} session(s), seed {d['seed']}"),
+            ("hands", f"{d['hands']:,} " + (f"(interrupted; {d['sessions']:,} session(s) planned)"
+                                              if d.get("interrupted") else
+                                              f"in {d['sessions']:,} session(s)")
+             + f", seed {d['seed']}"),  # fmt: skip
             ("rules / policy", f"{d['rules']} / {pol_text}"),
             ("speed", f"{speed} hands/s ({d['seconds']:.2f} s, {where})"),
         ]

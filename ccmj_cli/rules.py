@@ -260,26 +260,49 @@ def _preset_text(spec: str) -> str | None:
     return _package_text(spec)
 
 
-def _read_file(path: Path, spec: str) -> str:
-    """The text of a variant file, read no further than MAX_FILE_BYTES."""
+def _read_file(path: Path, spec: str, what: str = "variant file") -> str:
+    """The text of a variant file (or another small YAML file: ``what``), read no further than
+    MAX_FILE_BYTES."""
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise VariantError(
-            f"variant file {_quote(spec)}: cannot read ({e.strerror or e.__class__.__name__})"
+            f"{what} {_quote(spec)}: cannot read ({e.strerror or e.__class__.__name__})"
         ) from None
     if len(raw) > MAX_FILE_BYTES:
         raise VariantError(
-            f"variant file {_quote(spec)}: larger than {MAX_FILE_BYTES // 1024} KB, "
-            "too large for a variant file"
+            f"{what} {_quote(spec)}: larger than {MAX_FILE_BYTES // 1024} KB, "
+            f"too large for a {what}"
         )
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise VariantError(
-            f"variant file {_quote(spec)}: not valid UTF-8 text (byte 0x{raw[e.start]:02x})"
+            f"{what} {_quote(spec)}: not valid UTF-8 text (byte 0x{raw[e.start]:02x})"
         ) from None
+
+
+def _is_folder(spec: str) -> bool:
+    try:
+        return bool(spec.strip()) and Path(spec).is_dir()
+    except (OSError, ValueError):  # (a name too long, a NUL in it)
+        return False
+
+
+def read_mapping(spec: str, what: str) -> dict:
+    """A small YAML file of key: value (a policy file), read as strictly as a variant file:
+    UTF-8, at most MAX_FILE_BYTES, no anchors, no key twice. VariantError names what is wrong."""
+    path = Path(spec)
+    try:
+        is_file = path.exists() and not path.is_dir()
+    except (OSError, ValueError):
+        is_file = False
+    if not is_file:
+        raise VariantError(f"{what} {_quote(spec)}: "
+                           + ("a folder" if _is_folder(spec) else "no such file"))  # fmt: skip
+    origin = f"{what} {_quote(spec)}"
+    return _read_yaml(_read_file(path, spec, what), origin)
 
 
 def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
@@ -297,6 +320,8 @@ def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
             is_file = False
         if not is_file:
             known = ", ".join(preset_names())
+            if _is_folder(spec):
+                raise VariantError(f"variant {_quote(spec)}: a folder, not a variant file")
             raise VariantError(f"variant {_quote(spec)}: no such file or preset (presets: {known})")
         text = _read_file(path, spec)
         origin, name = f"variant file {_quote(spec)}", path.stem
@@ -314,13 +339,18 @@ def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
             _check(key, value, origin)
         return data, "default"
     base_name = data.get("extends", "default")
-    if not isinstance(base_name, str):
+    if not isinstance(base_name, str) or not base_name.strip():
         raise VariantError(
             f"{origin}: key 'extends': expected a preset name or file, got {_quote(base_name)}"
         )
     if path is not None and _preset_text(base_name) is None and not Path(base_name).is_absolute():
         base_name = str(path.parent / base_name)  # a file extends its neighbours, wherever run
-    base, _ = _resolve(base_name, chain + ((ident, spec),))
+    try:
+        base, _ = _resolve(base_name, chain + ((ident, spec),))
+    except VariantError as e:
+        if not str(e).startswith(f"variant {_quote(base_name)}:"):
+            raise
+        raise VariantError(f"{origin}: key 'extends': {e}") from None
     return _merge(base, data, origin), name
 
 
@@ -449,7 +479,9 @@ _CACHE: dict = {}
 
 def load_variant(spec: str | None = None) -> Variant:
     """The variant for a preset name, a YAML path, or None (the default)."""
-    spec = spec or "default"
+    spec = "default" if spec is None else spec
+    if not spec.strip():
+        raise VariantError("variant '': empty: give a preset name or a variant file")
     if spec not in _CACHE:
         data, name = _resolve(spec)
         missing = [k for k in SCHEMA if k not in data]
@@ -466,8 +498,9 @@ def load_variant(spec: str | None = None) -> Variant:
             if charged > len(data["stakes"]):
                 raise VariantError(
                     f"variant '{spec}': key 'stakes': {len(data['stakes'])} amounts, but a loser "
-                    f"can be charged {charged} fan under these rules; give {charged} amounts or "
-                    f"set cap_fan to {len(data['stakes'])}"
+                    f"can be charged {charged} fan under these rules; "
+                    + (f"give {charged} amounts or " if charged <= L.MAX_STAKES else "")
+                    + f"set cap_fan to {min(len(data['stakes']), 30)} or lower"
                 )
         frozen = {
             k: MappingProxyType(dict(v))

@@ -235,7 +235,7 @@ def prepare_options(
     h_how = HOWS[how]
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise UsageError(f"bad base {base!r}: expected a whole number >= 1")
-    winner = seat_index(seat or "S", "seat")
+    winner = seat_index("S" if seat is None else seat, "seat")
     d = -1
     if h_how == L.HOW_DISCARD:
         if not discarder:

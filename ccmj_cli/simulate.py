@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import interrupts
 from ._kernels.table import driver as K
 from ._kernels.table import layout as TL
 from ._kernels.tables import tables
-from .errors import PolicyError, UsageError
+from .errors import PolicyError, UsageError, VariantError
 from .rules import FAN_KEYS, Variant, load_variant
 
 SEATS = ("E", "S", "W", "N")
@@ -41,25 +42,16 @@ def load_policy(path: str) -> tuple[int, ...]:
     """The weights of a policy file: a YAML mapping of weight names (``KNOB_NAMES``) to integers,
     on top of ``extends: PRESET`` (default baseline). A bad file, key or value: PolicyError
     (exit 3) naming it."""
-    import yaml
+    from .rules import read_mapping
 
     try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
-    except OSError as e:
-        raise PolicyError(f"cannot read policy file '{path}': {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise PolicyError(
-            f"policy file '{path}' is not valid YAML: {str(e).splitlines()[0]}"
-        ) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise PolicyError(f"policy file '{path}': expected a mapping of weight names to values")
+        data = read_mapping(path, "policy file")
+    except VariantError as e:
+        raise PolicyError(str(e)) from None
     base = data.get("extends", "baseline")
-    if base not in POLICIES:
+    if not isinstance(base, str) or base not in POLICIES:
         raise PolicyError(
-            f"policy file '{path}': bad extends '{base}': expected one of {', '.join(POLICIES)}"
+            f"policy file '{path}': bad extends {base!r}: expected one of {', '.join(POLICIES)}"
         )
     w = list(POLICIES[base])
     for k, v in data.items():
@@ -71,9 +63,7 @@ def load_policy(path: str) -> tuple[int, ...]:
                 f"{', '.join(TL.KNOB_NAMES)}"
             )
         i = TL.KNOB_NAMES.index(k)
-        if isinstance(v, bool):
-            v = int(v)
-        if not isinstance(v, int) or not 0 <= v <= TL.KNOB_MAX[i]:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= TL.KNOB_MAX[i]:
             raise PolicyError(
                 f"policy file '{path}': bad value for '{k}': {v!r}: expected an integer "
                 f"0 to {TL.KNOB_MAX[i]}"
@@ -89,7 +79,9 @@ def _is_policy_file(name: str) -> bool:
 def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray]:
     """Bot weights for the four seats from one policy (a name or a policy file) or four,
     comma-separated (E,S,W,N)."""
-    names = policy if isinstance(policy, list) else (policy or "baseline").split(",")
+    if not isinstance(policy, list):
+        policy = "baseline" if policy is None else policy
+    names = policy if isinstance(policy, list) else policy.split(",")
     names = [n.strip() for n in names]
     if len(names) == 1:
         names = names * 4
@@ -294,8 +286,9 @@ def _run_results(plan, rv, tp, bots, progress, on_results):
     try:
         for a, seeds, lengths in plan.chunks(CHUNK_SESSIONS):
             row, res = result_chunk(seeds, lengths, rv, tp, bots, progress)
-            st += row
-            on_results(a, lengths, res)
+            with interrupts.deferred():  # (the statistics count the rows written: whole)
+                on_results(a, lengths, res)
+                st += row
     except KeyboardInterrupt:
         return st, True
     return st, False
@@ -650,6 +643,8 @@ def parse_arm(spec: str, rules: Variant, policy: str | None) -> Arm:
     """``rules:FILE`` (a variant file; bots from ``policy``) or a policy line-up (one policy or
     four comma-separated, names or policy files; rules from ``rules``)."""
     spec = spec.strip()
+    if not spec:
+        raise UsageError("bad --compare arm '': give a policy line-up or rules:FILE")
     if spec.startswith("rules:"):
         v = load_variant(spec[len("rules:") :])
         names, bots = policy_matrix(policy)

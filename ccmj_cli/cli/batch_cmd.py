@@ -128,7 +128,8 @@ def register(app: typer.Typer):
             + ("the output is incomplete" if to_stdout else f"'{output}' was left as it was")
         )
         with contextlib.ExitStack() as stack:
-            dst = sys.stdout if to_stdout else stack.enter_context(output_file(output))
+            dst = sys.stdout if to_stdout else stack.enter_context(
+                output_file(output, option="--output (or '-' for standard output)"))
             src = _open_in(file)
             try:
                 summary = B.run(_read(src, file), dst, json, v)

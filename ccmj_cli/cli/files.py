@@ -91,12 +91,12 @@ def refuse_protected(path: str) -> None:
 
 
 @contextlib.contextmanager
-def output_file(path: str, binary: bool = False):
+def output_file(path: str, binary: bool = False, option: str = "--output"):
     """A text stream to write ``path`` (UTF-8, no newline translation; ``binary``: a byte
     stream), made whole or not at all: a temporary file beside ``path``, moved over it when the
-    ``with`` block succeeds."""
+    ``with`` block succeeds. ``option``: the option that named it, for the messages."""
     if not path.strip():
-        raise UsageError("cannot write '': give a file name to --output (or '-' for stdout)")
+        raise UsageError(f"cannot write '': give a file name to {option}")
     text = {} if binary else {"newline": "", "encoding": "utf-8"}
     mode = "wb" if binary else "w"
     real = os.path.realpath(path)  # a symlink's target is what gets replaced, not the link

@@ -171,6 +171,8 @@ def register(app: typer.Typer):
         if threads is not None and threads < 1:
             raise UsageError(f"bad --threads {threads}: expected 1 or more")
         if hand == "-":
+            if plot is not None:
+                raise UsageError("--plot draws one hand's chances: not with HAND '-'")
             return _stdin(v, json, value, dict(
                 visible=visible, draws=draws, wall=wall, trials=trials, seed=seed,
                 declare=declare, bao=bao, opponents=opponents, threads=threads, dealer=dealer,

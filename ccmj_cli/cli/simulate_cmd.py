@@ -141,6 +141,10 @@ def register(app: typer.Typer):
             from ..plots import plot_format
 
             plot_format(plot)  # a bad name or no matplotlib: fail before the work
+        for opt, name in (("--log", log), ("--csv", csv)):
+            if name is not None and name.strip() == "-":
+                raise UsageError(f"{opt} writes a file: give it a file name ('-' is not "
+                                 "standard output here)")  # fmt: skip
         bar = _Bar(progress)
         if compare is not None:
             if log is not None or csv is not None or scheduler is not None:
@@ -166,7 +170,7 @@ def register(app: typer.Typer):
             from .. import simulate as S
 
             if csv is not None:
-                with output_file(csv) as f:
+                with output_file(csv, option="--csv") as f:
                     r = S.simulate(
                         hands=hands, sessions=sessions, seed=seed, rules=v, policy=policy,
                         threads=threads, scheduler=scheduler, log=log, progress=bar,

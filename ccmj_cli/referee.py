@@ -670,8 +670,18 @@ def _from_text(path: str, text: str) -> Record:
         hands.append(b.build())
     if not hands:
         raise HandError(f"record '{path}' holds no hand")
+    _each_once(path, hands)
     v, rv, tp = _variant(_beside(path, rules))
     return Record(v.name, rv, tp, hands, path, v)
+
+
+def _each_once(path: str, hands) -> None:
+    """A hand number written twice is refused: ``--hand K`` names one hand."""
+    seen = set()
+    for h in hands:
+        if h.number in seen:
+            raise HandError(f"record '{path}': hand {h.number} is written twice")
+        seen.add(h.number)
 
 
 def _from_json(path: str, data) -> Record:
@@ -717,6 +727,7 @@ def _from_json(path: str, data) -> Record:
                 raise HandError(f"{where}.payout is not a whole number per seat")
             b.result = {"payout": p}
         hands.append(b.build())
+    _each_once(path, hands)
     v, rv, tp = _variant(_beside(path, rules))
     return Record(v.name, rv, tp, hands, path, v)
 
@@ -1003,7 +1014,8 @@ def state_at(record: Record, hand_index: int, event: int) -> dict:
     arrays (``_kernels.table.state``) by name, as plain lists."""
     h = record.all_hands()[hand_index]
     if not 0 <= event < len(h.events):
-        raise UsageError(f"bad --at {event}: hand {h.number} has events 0 to {len(h.events) - 1}")
+        held = f"events 0 to {len(h.events) - 1}" if len(h.events) else "no event"
+        raise UsageError(f"bad --at {event}: hand {h.number} has {held}")
     if int(h.events[event, 0]) in (TL.EV_WIN, TL.EV_HUANG):
         raise UsageError(f"bad --at {event}: event {event} of hand {h.number} ends the hand "
                          f"(no seat acts after it); --at {event - 1} is the last position")

@@ -201,3 +201,15 @@ def test_a_signal_inside_a_deferred_block_acts_when_it_ends(monkeypatch):
         assert seen == ["inside", "act"]
     finally:
         interrupts.work_ended()
+
+
+def test_a_hand_number_written_twice_is_refused(tmp_path):
+    body = (EXAMPLES.parent / "records" / "example.txt").read_text().replace("rules default\n", "")
+    p = tmp_path / "twice.txt"
+    p.write_text("hand 1\n" + body + "hand 1\n" + body)
+    refused(run("referee", p), 2, "hand 1 is written twice")
+
+
+def test_at_on_a_hand_without_events_says_so(tmp_path, log_lines):
+    path = damaged(tmp_path, log_lines, lambda h: h.__setitem__("events", []))
+    refused(run("referee", path, "--at", 0), 2, "has no event")

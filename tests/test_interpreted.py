@@ -125,7 +125,10 @@ def test_the_command_line_never_imports_numba_for_one_hand():
 def test_a_first_run_builds_the_tables_in_a_child_and_still_runs_interpreted(tmp_path):
     """On a machine with no tables yet, `ccmj waits HAND` has a compiled child build them (the
     interpreted build would take minutes), then answers interpreted, Numba never imported."""
-    lines, last = run_ccmj("waits", "111m456p789s2345s", "--json", CCMJ_CACHE_DIR=str(tmp_path))
+    private_tmp = tmp_path / "tmp"  # (no tables of another run in the fallback folder there)
+    private_tmp.mkdir()
+    lines, last = run_ccmj("waits", "111m456p789s2345s", "--json", CCMJ_CACHE_DIR=str(tmp_path),
+                           TMPDIR=str(private_tmp))  # fmt: skip
     assert last == "False 0"
     assert json.loads(lines[0])["waits"][0]["tile"] == "2s"
     # CCMJ_CACHE_DIR is the cache folder itself (it was CCMJ_CACHE_DIR/ccmj, unlike the README)

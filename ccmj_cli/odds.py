@@ -164,7 +164,9 @@ def _variant(rules) -> Variant:
 
 
 def _bao_spec(bao: str | None) -> tuple[int, int]:
-    text = (bao or "none").strip()
+    text = "none" if bao is None else bao.strip()
+    if not text:
+        raise UsageError("bad --bao '': expected none, unknown or a tile")
     if text.lower() == "none":
         return K.BAO_NONE, -1
     if text.lower() == "unknown":
@@ -773,6 +775,9 @@ def odds(
         )
     if trials and seed is None:
         seed = secrets.randbelow(2**32)
+    if policy == "solver" and solver is None and trials:  # (asked for, and not to be had)
+        said = "; --policy solver: the solver has no decisions here, the baseline policy plays"
+        notes = {d: (notes.get(d) or "no exact answer") + said for d, _ in setups}
     workers = ThreadPoolExecutor(max_workers=threads) if trials else None
     try:
         results, interrupted = _each(setups, h, v, n_turns, n_rounds, opponents, declare,

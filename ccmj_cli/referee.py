@@ -24,8 +24,8 @@ from ._kernels.table.codes import CODE_NAMES
 from .errors import HandError, UsageError, VariantError
 from .rules import rule_vector
 from .replay import (
-    DECLARED_NAMES, HOW_NAMES, LOG_VERSION, SEATS, check_header, check_record, event_fields_ok,
-    event_text, log_rules,
+    DECLARED_NAMES, HOW_NAMES, LOG_VERSION, SEATS, HandNumbers, check_header, check_record,
+    event_fields_ok, event_text, log_rules,
 )  # fmt: skip
 
 ANY = TL.ANY
@@ -296,6 +296,7 @@ def _log_batches(path: str, size: int):
     by ``json``. A batch not written as simulate writes it is read hand by hand
     (``_log_hand``, which names a line that is not a logged hand)."""
     loads = json.loads
+    numbers = HandNumbers(path)
     with open(path, encoding="utf-8") as f:
         f.readline()
         lineno = 1
@@ -319,6 +320,8 @@ def _log_batches(path: str, size: int):
                 walls, dices, dealers, recs, offs, lens = _arrays(hands)
                 batch = _LogBatch(walls, dices, dealers, recs, offs, lens,
                                   [h.number for h in hands], [h.result for h in hands])  # fmt: skip
+            for number, line_no in zip(batch.numbers, nums, strict=True):
+                numbers.add(number, line_no)
             yield batch
 
 

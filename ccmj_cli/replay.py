@@ -304,6 +304,19 @@ def hand_record(path, k: int) -> tuple[dict, dict]:
 _TILES = frozenset(T.tile_name(t) for t in range(L.N_KINDS))
 
 
+class HandNumbers:
+    """The hand numbers of a log read so far: a number written twice is a damaged log (a
+    hand's number names one hand: ``--hand K``)."""
+
+    def __init__(self, path):
+        self.path, self.seen = path, set()
+
+    def add(self, number: int, line: int) -> None:
+        if number in self.seen:
+            raise HandError(f"log '{self.path}': line {line}: hand {number} is written twice")
+        self.seen.add(number)
+
+
 def check_record(path, n: int, rec, whole: bool = True) -> None:
     """A HandError naming the line unless ``rec`` has every field replay reads, of its type
     (``whole`` False: its wall and events are checked by the caller)."""

@@ -95,11 +95,13 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
     else:
         header, lines = R.read_log(path)
         recs = []
+        numbers = R.HandNumbers(path)
         for i, line in enumerate(lines):
             if not line.strip():
                 continue
             rec = R._json_line(path, i + 2, line)
             R.check_record(path, i + 2, rec)
+            numbers.add(rec["hand"], i + 2)
             recs.append(rec)
     R.check_header(path, header)
     rules = R.log_rules(header)  # (once: it may load a variant)

@@ -76,9 +76,10 @@ def _is_policy_file(name: str) -> bool:
     return name.endswith((".yaml", ".yml")) or "/" in name or os.sep in name
 
 
-def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray]:
+def policy_matrix(policy: str | list[str] | None, option: str = "--policy"
+                  ) -> tuple[list[str], np.ndarray]:  # fmt: skip
     """Bot weights for the four seats from one policy (a name or a policy file) or four,
-    comma-separated (E,S,W,N)."""
+    comma-separated (E,S,W,N); ``option`` names where they were given, for the messages."""
     if not isinstance(policy, list):
         policy = "baseline" if policy is None else policy
     names = policy if isinstance(policy, list) else policy.split(",")
@@ -87,7 +88,7 @@ def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray
         names = names * 4
     if len(names) != 4:
         raise UsageError(
-            f"bad --policy '{policy}': give one policy or four (E,S,W,N), comma-separated"
+            f"bad {option} '{policy}': give one policy or four (E,S,W,N), comma-separated"
         )
     rows = []
     for n in names:
@@ -96,7 +97,7 @@ def policy_matrix(policy: str | list[str] | None) -> tuple[list[str], np.ndarray
         elif _is_policy_file(n):
             rows.append(load_policy(n))
         else:
-            raise UsageError(f"bad --policy '{n}': expected one of {POLICY_HELP}")
+            raise UsageError(f"bad {option} '{n}': expected one of {POLICY_HELP}")
     return names, np.array(rows, np.int64)
 
 
@@ -320,6 +321,37 @@ def check_scheduler(scheduler: str, workers: int) -> None:
         )
 
 
+DASK_ANSWER_S = 20  # a scheduler address must answer as a Dask scheduler within this
+
+
+def _connect(Client, scheduler: str):
+    """A Dask client of the scheduler at ``scheduler``, or a UsageError: refused, unreachable,
+    or something else listening there (a server that answers otherwise, or not at all: Dask's
+    handshake would wait for ever, or read a banner as a message of exabytes)."""
+    import threading
+
+    box = {}
+
+    def work():
+        try:
+            box["client"] = Client(scheduler, timeout=10)
+        except BaseException as e:  # (handed to the caller's thread)
+            box["error"] = e
+
+    th = threading.Thread(target=work, daemon=True)
+    th.start()
+    th.join(DASK_ANSWER_S)
+    why = None
+    if th.is_alive():
+        why = f"no answer as a Dask scheduler in {DASK_ANSWER_S} s"
+    elif "error" in box:
+        e = box["error"]
+        why = str(e) if isinstance(e, OSError | ValueError | TypeError) else "not a Dask scheduler"
+    if why is not None:
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
+    return box["client"]
+
+
 def _run_dask(plan, rv, tp, bots, scheduler, progress, workers, ready=None):
     """(statistics, interrupted) from Dask tasks of CHUNK_SESSIONS sessions, a bounded number
     in flight (memory does not grow with the run)."""
@@ -334,10 +366,7 @@ def _run_dask(plan, rv, tp, bots, scheduler, progress, workers, ready=None):
         )
         client = Client(cluster)
     else:
-        try:
-            client = Client(scheduler, timeout=10)
-        except (OSError, ValueError, TypeError) as e:
-            raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        client = _connect(Client, scheduler)
     if ready is not None:
         ready()
     st = np.zeros(TL.S_LEN, np.int64)
@@ -650,7 +679,7 @@ def parse_arm(spec: str, rules: Variant, policy: str | None) -> Arm:
         names, bots = policy_matrix(policy)
     else:
         v = rules
-        names, bots = policy_matrix(spec)
+        names, bots = policy_matrix(spec, "--compare")
     return Arm(spec, v.name, names, np.asarray(v.vector, np.int64), table_params(v), bots)
 
 

@@ -213,3 +213,81 @@ def test_a_hand_number_written_twice_is_refused(tmp_path):
 def test_at_on_a_hand_without_events_says_so(tmp_path, log_lines):
     path = damaged(tmp_path, log_lines, lambda h: h.__setitem__("events", []))
     refused(run("referee", path, "--at", 0), 2, "has no event")
+
+
+def _listener(banner: bytes | None):
+    """A local TCP server that is not a Dask scheduler: it sends ``banner`` to whoever connects
+    (None: says nothing). Returns (address, the socket to close)."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+
+    def serve():
+        conns = []
+        try:
+            while True:
+                c, _ = srv.accept()
+                conns.append(c)
+                if banner:
+                    c.sendall(banner)
+        except OSError:
+            pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{srv.getsockname()[1]}", srv
+
+
+@pytest.mark.parametrize(
+    "banner, words", [(b"SSH-2.0-x\r\n" * 10, "not a Dask scheduler"), (None, "no answer")]
+)
+def test_a_scheduler_address_that_is_not_dask_is_exit_2(monkeypatch, banner, words):
+    from ccmj_cli import simulate as S
+
+    monkeypatch.setattr(S, "DASK_ANSWER_S", 2)
+    address, srv = _listener(banner)
+    try:
+        refused(run("simulate", "-n", 3, "--no-progress", "--scheduler", address), 2, words)
+    finally:
+        srv.close()
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_odds_stdin_a_huge_line_is_its_error_row_and_the_others_are_answered(threads):
+    good = "123m456p789s1123s\n"
+    r = run("odds", "-", "-n", 3, "--json", "--threads", threads,
+            input=good * 3 + "1m" * 40_000 + "\n" + good * 2)  # fmt: skip
+    refused(r, 4)
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert len(rows) == 6
+    assert [x.get("line") for x in rows] == [None, None, None, 4, None, None]
+    assert "longer than 65,536 characters" in rows[3]["error"]
+
+
+def test_a_log_with_a_hand_written_twice_is_damaged(tmp_path, log_lines):
+    path = tmp_path / "twice.jsonl"
+    path.write_text("\n".join([log_lines[0], log_lines[1], log_lines[1]]) + "\n")
+    refused(run("referee", path), 2, "line 3: hand 1 is written twice")
+    refused(run("review", path, "--search", "quick"), 2, "line 3: hand 1 is written twice")
+
+
+def test_odds_says_when_the_policy_asked_for_cannot_play():
+    r = run("odds", "123m456p789s1123s", "-n", 3, "--opponents", "random", "--policy", "solver",
+            "--trials", 100, "--seed", 1, "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["policy"] == "baseline" and "--policy solver" in d["exact_note"]
+
+
+def test_odds_value_and_json_together_are_refused():
+    refused(run("odds", "123m456p789s1123s", "-n", 3, "--value", "p_win", "--json"), 2, "not both")
+
+
+def test_odds_empty_bao_is_refused():
+    refused(run("odds", "123m456p789s1123s", "-n", 3, "--bao", ""), 2, "--bao ''")
+
+
+def test_a_plot_to_a_folder_nothing_can_be_written_in_is_refused_before_the_work():
+    refused(run("odds", "123m456p789s1123s", "-n", 3, "--plot", "/proc/x.png"), 2, "/proc/x.png")

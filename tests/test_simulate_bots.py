@@ -538,7 +538,7 @@ def test_compare_rules_arm_and_cli(tmp_path):
         assert c[k]["diff"]["sd"] == 0, k
     assert d["a"]["rules"] != d["b"]["rules"]
     r = runner.invoke(app, ["simulate", "-n", "64", "--compare", "strong,baseline", "baseline"])
-    assert r.exit_code == 2 and "bad --policy" in r.output
+    assert r.exit_code == 2 and "bad --compare 'strong,baseline'" in r.output  # (the option given)
     r = runner.invoke(app, ["simulate", "-n", "64", "--compare", "strong", "baseline"])
     assert r.exit_code == 0 and "A − B" in r.output
 

@@ -155,6 +155,19 @@ def stdin_stream(binary: bool = True):
     return getattr(sys.stdin, "buffer", sys.stdin) if binary else sys.stdin
 
 
+class LongLine(str):
+    """A stdin line too long to be a row: its first characters stand for it, ``error`` says
+    why (the lines around it are answered as usual)."""
+
+    def __new__(cls, n: int, head: str):
+        self = super().__new__(cls, head + "...")
+        self.error = UsageError(
+            f"line {n} of standard input is longer than {MAX_LINE:,} characters: "
+            "give one hand per line"
+        )
+        return self
+
+
 def _read_stdin() -> Iterator[tuple[int, str]]:
     # read bytes: undecodable input is a bad line (U+FFFD), not a UnicodeDecodeError traceback
     stream = stdin_stream()
@@ -165,10 +178,12 @@ def _read_stdin() -> Iterator[tuple[int, str]]:
         for n, raw in enumerate(iter(lambda: stream.readline(MAX_LINE + 1), stream.read(0)), 1):
             body = raw[:-1] if raw[-1:] in (b"\n", "\n") else raw
             if len(body) > MAX_LINE:  # (a hand is a few dozen characters: not worth reading)
-                raise UsageError(
-                    f"line {n} of standard input is longer than {MAX_LINE:,} characters: "
-                    "give one hand per line"
-                )
+                rest = raw
+                while rest and rest[-1:] not in (b"\n", "\n"):  # (skipped to its end)
+                    rest = stream.readline(MAX_LINE + 1)
+                head = body[:40].decode("utf-8", "replace") if isinstance(body, bytes) else body
+                yield n, LongLine(n, head[:40])
+                continue
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
             if n == 1:
                 line = line.removeprefix("\ufeff")  # a UTF-8 BOM (as batch reads it)
@@ -216,8 +231,9 @@ def run_batch(
 
     def flush():
         nonlocal failed, false
-        answers = answer_many([line for _, line in chunk])
-        for (n, line), d in zip(chunk, answers, strict=True):
+        answers = iter(answer_many([x for _, x in chunk if not isinstance(x, LongLine)]))
+        for n, line in chunk:
+            d = line.error if isinstance(line, LongLine) else next(answers)
             if isinstance(d, CcmjError):
                 failed += 1
                 err = {"input": line, "line": n, "error": d.message, "code": d.code}

@@ -79,6 +79,14 @@ def check_writable(path: str, option: str = "--output") -> None:
         return  # a device or a pipe: written directly
     if not os.access(folder, os.W_OK) and not (st is not None and os.access(real, os.W_OK)):
         raise UsageError(f"cannot write '{path}': the folder '{folder}' is not writable")
+    try:  # (as root every folder looks writable: /proc, a read-only mount; try it)
+        fd, probe = tempfile.mkstemp(prefix=".ccmj-probe.", dir=folder)
+    except OSError as e:
+        if st is not None and os.access(real, os.W_OK):
+            return  # (the file itself is written in place, as output_file does then)
+        raise UsageError(f"cannot write '{path}': {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def refuse_protected(path: str) -> None:

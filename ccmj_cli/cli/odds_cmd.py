@@ -168,6 +168,8 @@ def register(app: typer.Typer):
         v = variant(rules)
         if value is not None and value not in VALUE_FIELDS:
             raise UsageError(f"bad --value '{value}': expected one of {', '.join(VALUE_FIELDS)}")
+        if value is not None and json:
+            raise UsageError("give --value (the number alone) or --json (every field), not both")
         if threads is not None and threads < 1:
             raise UsageError(f"bad --threads {threads}: expected 1 or more")
         if hand == "-":
@@ -226,9 +228,11 @@ def _stdin(v, json: bool, value: str | None, kw: dict):
     from .. import odds as O
     from ..errors import CcmjError
     from ..threaded import in_order
-    from .common import stdin_lines
+    from .common import LongLine, stdin_lines
 
     def answer(line):
+        if isinstance(line, LongLine):
+            return None, line.error
         try:
             return O.odds(line, rules=v, **kw).to_dict(), None
         except CcmjError as e:

@@ -452,12 +452,11 @@ def render_simulate(d: dict) -> str:
     )
     speed = f"{d['hands_per_second']:,.0f}" if d["hands_per_second"] else "-"
     where = d["scheduler"] or f"{d['threads']} thread(s)"
+    sessions = f"{d['sessions']:,} session(s)"
+    played = f"(interrupted; {sessions} planned)" if d.get("interrupted") else f"in {sessions}"
     head = fields(
         [
-            ("hands", f"{d['hands']:,} " + (f"(interrupted; {d['sessions']:,} session(s) planned)"
-                                              if d.get("interrupted") else
-                                              f"in {d['sessions']:,} session(s)")
-             + f", seed {d['seed']}"),  # fmt: skip
+            ("hands", f"{d['hands']:,} {played}, seed {d['seed']}"),
             ("rules / policy", f"{d['rules']} / {pol_text}"),
             ("speed", f"{speed} hands/s ({d['seconds']:.2f} s, {where})"),
         ]

@@ -296,7 +296,7 @@ def _log_batches(path: str, size: int):
     by ``json``. A batch not written as simulate writes it is read hand by hand
     (``_log_hand``, which names a line that is not a logged hand)."""
     loads = json.loads
-    numbers = HandNumbers(path)
+    numbers = HandNumbers(f"log '{path}'")
     with open(path, encoding="utf-8") as f:
         f.readline()
         lineno = 1
@@ -679,12 +679,9 @@ def _from_text(path: str, text: str) -> Record:
 
 
 def _each_once(path: str, hands) -> None:
-    """A hand number written twice is refused: ``--hand K`` names one hand."""
-    seen = set()
+    numbers = HandNumbers(f"record '{path}'")
     for h in hands:
-        if h.number in seen:
-            raise HandError(f"record '{path}': hand {h.number} is written twice")
-        seen.add(h.number)
+        numbers.add(h.number)
 
 
 def _from_json(path: str, data) -> Record:

@@ -305,15 +305,16 @@ _TILES = frozenset(T.tile_name(t) for t in range(L.N_KINDS))
 
 
 class HandNumbers:
-    """The hand numbers of a log read so far: a number written twice is a damaged log (a
-    hand's number names one hand: ``--hand K``)."""
+    """The hand numbers of a record read so far: a number written twice is refused (a hand's
+    number names one hand: ``--hand K``). ``where``: how messages name the record."""
 
-    def __init__(self, path):
-        self.path, self.seen = path, set()
+    def __init__(self, where: str):
+        self.where, self.seen = where, set()
 
-    def add(self, number: int, line: int) -> None:
+    def add(self, number: int, line: int | None = None) -> None:
         if number in self.seen:
-            raise HandError(f"log '{self.path}': line {line}: hand {number} is written twice")
+            at = f" line {line}:" if line is not None else ""
+            raise HandError(f"{self.where}:{at} hand {number} is written twice")
         self.seen.add(number)
 
 

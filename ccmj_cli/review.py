@@ -95,7 +95,7 @@ def _simulate_log(path, hand: int | None) -> list[HandRecord]:
     else:
         header, lines = R.read_log(path)
         recs = []
-        numbers = R.HandNumbers(path)
+        numbers = R.HandNumbers(f"log '{path}'")
         for i, line in enumerate(lines):
             if not line.strip():
                 continue

@@ -283,10 +283,18 @@ def _read_file(path: Path, spec: str, what: str = "variant file") -> str:
         ) from None
 
 
+def _is_file(path: Path) -> bool:
+    """A regular file, a FIFO, /dev/stdin, <(...): anything readable but a folder."""
+    try:
+        return path.exists() and not path.is_dir()
+    except (OSError, ValueError):  # (a name too long, a NUL in it)
+        return False
+
+
 def _is_folder(spec: str) -> bool:
     try:
         return bool(spec.strip()) and Path(spec).is_dir()
-    except (OSError, ValueError):  # (a name too long, a NUL in it)
+    except (OSError, ValueError):
         return False
 
 
@@ -294,11 +302,7 @@ def read_mapping(spec: str, what: str) -> dict:
     """A small YAML file of key: value (a policy file), read as strictly as a variant file:
     UTF-8, at most MAX_FILE_BYTES, no anchors, no key twice. VariantError names what is wrong."""
     path = Path(spec)
-    try:
-        is_file = path.exists() and not path.is_dir()
-    except (OSError, ValueError):
-        is_file = False
-    if not is_file:
+    if not _is_file(path):
         raise VariantError(f"{what} {_quote(spec)}: "
                            + ("a folder" if _is_folder(spec) else "no such file"))  # fmt: skip
     origin = f"{what} {_quote(spec)}"
@@ -314,11 +318,7 @@ def _resolve(spec: str, chain: tuple = ()) -> tuple[dict, str]:
         origin, name, ident = f"preset '{spec}'", spec, ("preset", spec)
     else:
         path = Path(spec)
-        try:  # a regular file, or a FIFO, /dev/stdin, <(...): anything readable but a folder
-            is_file = path.exists() and not path.is_dir()
-        except (OSError, ValueError):
-            is_file = False
-        if not is_file:
+        if not _is_file(path):
             known = ", ".join(preset_names())
             if _is_folder(spec):
                 raise VariantError(f"variant {_quote(spec)}: a folder, not a variant file")

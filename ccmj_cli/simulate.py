@@ -80,8 +80,7 @@ def policy_matrix(policy: str | list[str] | None, option: str = "--policy"
                   ) -> tuple[list[str], np.ndarray]:  # fmt: skip
     """Bot weights for the four seats from one policy (a name or a policy file) or four,
     comma-separated (E,S,W,N); ``option`` names where they were given, for the messages."""
-    if not isinstance(policy, list):
-        policy = "baseline" if policy is None else policy
+    policy = "baseline" if policy is None else policy
     names = policy if isinstance(policy, list) else policy.split(",")
     names = [n.strip() for n in names]
     if len(names) == 1:

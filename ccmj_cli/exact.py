@@ -308,7 +308,7 @@ def _warm(rv, tb) -> None:
     _memo_give(rv, g[6], g[7])
     _dmemo_give(rv, g[8])
     _, roots, states, s_c, edges, succ = g[:6]
-    _, _, _, dec = K.backward(states, edges, succ, g[9], 100, 1, 0, kill)
+    _, _, _, dec = K.backward(states, edges, succ, 100, 1, 0, kill)
     K.forward(roots[:1], states, edges, succ, dec, 100, 1, np.zeros((1, 3, 4)))
     K.follow(1, 1, int(roots[0]), s_c, states, edges, succ, dec, base, 100, 1,
              np.zeros(20, np.int64), 0, 1, 5, 6, 7, 8, 9, 10, 12)  # fmt: skip
@@ -326,14 +326,14 @@ def _solve(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, e
                           _dmemo_take(rv))  # fmt: skip
     _memo_give(rv, graph[6], graph[7])
     _dmemo_give(rv, graph[8])
-    nodes, graph = graph[9], graph[:6]
+    graph = graph[:6]
     if graph[0] == K.TOO_BIG:
         raise BeyondReach(f"more than {max_states:,} states")
     if graph[0] == K.STOPPED:
         raise Stopped()
     _, _, states, _, edges, succ = graph
-    done, w0, e0, dec = run_stoppable(K.backward, kill, stop, states, edges, succ, nodes, total,
-                                      n, obj, kill)  # fmt: skip
+    done, w0, e0, dec = run_stoppable(K.backward, kill, stop, states, edges, succ, total, n,
+                                      obj, kill)  # fmt: skip
     if not done:
         raise Stopped()
     return graph, w0, e0, dec

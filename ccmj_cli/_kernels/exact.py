@@ -75,19 +75,9 @@ E_TYPE = 2  # E_WIN or E_KEEP
 E_PAY = 3  # the win's payment (base units)
 E_JIA = 4  # the win scores 夹胡
 E_PIAO = 5  # the win scores 飘胡
-E_Q0 = 6  # a kept draw's successors q0 <= q < q1: its 14-tile hand's (the node's)
+E_Q0 = 6  # a kept draw's successors q0 <= q < q1; the first is the state itself (thrown)
 E_Q1 = 7
-E_NODE = 8  # that node
-E_COLS = 9
-# A node: the 14 tiles a state holds after a kept draw, with the 13-tile hands each discard
-# leaves in the region (the successors). A 14-tile hand is reached from about three states by
-# as many draws: its successors are found, and its best one chosen each turn, once. Keeping
-# the drawn tile's state (throwing it) is each edge's own choice, not in the list.
-N_Q0 = 0
-N_Q1 = 1
-N_COLS = 2
-NO_THR = 127  # a node's key: the successors a state on the region's edge may take are below its
-# distance (progress only); every other state's nodes have no such threshold
+E_COLS = 8
 # successors
 Q_STATE = 0
 Q_TILE = 1  # the discard
@@ -221,7 +211,7 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
     by the caller too: a hand's distance and masks, found once for every state and every 14-tile
     hand that shares it (a 14-tile hand is reached from about three states of a graph, and the
     graphs of one review overlap). Returns (status, roots, states, s_c, edges, succ, memo, mk,
-    dmemo, nodes); ``stop``: int64[1], set it to stop early (status STOPPED).
+    dmemo); ``stop``: int64[1], set it to stop early (status STOPPED).
 
     Each state is expanded in two steps: ``_draw_rows`` finds the draws worth keeping and each
     one's discard distances, from the memo (filled by ``_fill_rows`` where it lacks a row);
@@ -235,16 +225,13 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
     n_e = 0
     succ = np.zeros((8192, Q_COLS), np.int64)
     n_q = 0
-    nk, nv, nm = HT.new(4096)  # (the 14-tile hand's key, threshold) -> node
-    nodes = np.zeros((1024, N_COLS), np.int64)
-    n_h = 0
     roots = np.zeros(roots_c.shape[0], np.int64)
     c = np.zeros(N_KINDS, np.uint8)
     own = np.zeros(N_KINDS, np.uint8)
     wbuf = np.zeros((N_KINDS, W_COLS), np.int64)
     pays = (np.zeros(RD_LEN, np.int64), np.zeros(N_FAN, np.int64), np.zeros(N_SEATS, np.int64),
             np.zeros(N_SEATS, np.int64))  # (_payment's scratch: rd, items, fan, pay)
-    keep = np.zeros(N_KINDS, np.int64)  # per draw: not kept 0, to a new node 1, to node h 2 + h
+    keep = np.zeros(N_KINDS, np.int64)  # per draw: kept (1), or not (0)
     dtab = np.zeros((N_KINDS, N_KINDS), np.int64)  # per kept draw: each discard's distance
     need = np.zeros(N_KINDS, np.int64)  # per draw: its memo row is missing
     # standard forms: every draw's and every discard's distance from the masks of one pass
@@ -272,26 +259,24 @@ def build(roots_c, c_ref, base, meld_own, ms, rv, tb, declare, dealer, limit, ed
 
     s = 0
     while True:  # breadth first, in runs of states that need nothing from here
-        status, s, n_s, n_e, n_q, n_h = _run(
-            s, n_s, n_e, n_q, n_h, c, c_ref, base, limit, edge, n_draws, max_states, stop,
-            qidui, ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need,
-            mcx, hk, hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, nk, nv, nm,
-            states, s_c, s_lm, edges, succ, nodes)  # fmt: skip
+        status, s, n_s, n_e, n_q = _run(
+            s, n_s, n_e, n_q, c, c_ref, base, limit, edge, n_draws, max_states, stop, qidui,
+            ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk,
+            hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
+            succ)  # fmt: skip
         if status == _ROOM:  # (room for a state's expansion at most, doubling)
             states, s_c, s_lm = _reserve(states, s_c, s_lm, n_s + MAX_NEW_STATES)
             sk, sv, sm = HT.reserve(sk, sv, sm, MAX_NEW_STATES)
             dk, dv, dm = HT.reserve(dk, dv, dm, N_KINDS + 1)
-            nk, nv, nm = HT.reserve(nk, nv, nm, N_KINDS)
             edges = _grow(edges, n_e + N_KINDS)
             succ = _grow(succ, n_q + MAX_NEW_SUCC)
-            nodes = _grow(nodes, n_h + N_KINDS)
         elif status == _ROWS:  # (c: state s's hand; need: the rows it lacks)
             memo, mk = _fill_rows(c, ms, rv, memo, mk, mcx, need)
             hk, hv, hm, rows, flag, rmk, ndk = _memo_arrays(memo, mk)
         else:
             break
     return (status, roots, states[:n_s], s_c[:n_s], edges[:n_e], succ[:n_q], memo, mk,
-            (dk, dv, dm), nodes[:n_h])
+            (dk, dv, dm))
 
 
 @njit(cache=True)
@@ -305,41 +290,35 @@ _ROWS = 4  # (_run: the memo lacks rows the next state's draws need)
 
 
 @njit(cache=True)
-def _run(s, n_s, n_e, n_q, n_h, c, c_ref, base, limit, edge, n_draws, max_states, stop, qidui,
-         ms, meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk,
-         hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, nk, nv, nm, states, s_c,
-         s_lm, edges, succ, nodes):  # fmt: skip
+def _run(s, n_s, n_e, n_q, c, c_ref, base, limit, edge, n_draws, max_states, stop, qidui, ms,
+         meld_own, rv, tb, declare, dealer, own, wbuf, pays, keep, dtab, need, mcx, hk, hv, hm,
+         rows, flag, rmk, ndk, dk, dv, dm, msk, sk, sv, sm, states, s_c, s_lm, edges,
+         succ):  # fmt: skip
     """Expand states from s on, in order, while the arrays have room and the memo the rows
-    (no array is replaced here: see MAX_NEW_STATES). Returns (status, s, n_s, n_e, n_q, n_h):
+    (no array is replaced here: see MAX_NEW_STATES). Returns (status, s, n_s, n_e, n_q):
     OK (every state expanded), TOO_BIG, STOPPED, _ROOM or _ROWS (state s not expanded yet)."""
-    stab = (sk, sv, sm)  # (an inlined call takes 30 arguments at most: CPython passes more
-    ntab = (nk, nv, nm)  # as *args, which Numba cannot inline)
     while s < n_s:
         if stop[0]:
-            return STOPPED, s, n_s, n_e, n_q, n_h
+            return STOPPED, s, n_s, n_e, n_q
         if n_s > max_states:
-            return TOO_BIG, s, n_s, n_e, n_q, n_h
+            return TOO_BIG, s, n_s, n_e, n_q
         if (n_s + MAX_NEW_STATES > states.shape[0] or 2 * (sm[0] + MAX_NEW_STATES) > sm[1] + 1
                 or n_e + N_KINDS > edges.shape[0] or n_q + MAX_NEW_SUCC > succ.shape[0]
-                or 2 * (dm[0] + N_KINDS + 1) > dm[1] + 1 or n_h + N_KINDS > nodes.shape[0]
-                or 2 * (nm[0] + N_KINDS) > nm[1] + 1):
-            return _ROOM, s, n_s, n_e, n_q, n_h  # fmt: skip
+                or 2 * (dm[0] + N_KINDS + 1) > dm[1] + 1):
+            return _ROOM, s, n_s, n_e, n_q  # fmt: skip
         for i in range(N_KINDS):
             c[i] = s_c[s, i]
-        d, x = states[s, S_DIST], states[s, S_X]
-        thr = d if edge and x + d >= limit else NO_THR  # on the region's edge: progress only
         if states[s, S_LOCK] == 1:
             keep[:] = 0  # (a locked hand keeps no draw: it wins or throws it)
-        elif not _draw_rows(c, d, x, thr, c_ref, base, limit, edge, n_draws, qidui, ms, rv,
-                            mcx, hk, hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, ntab, keep,
-                            dtab, need):  # fmt: skip
-            return _ROWS, s, n_s, n_e, n_q, n_h
-        n_s, n_e, n_q, n_h = _expand(s, c, c_ref, thr, base, limit, n_draws, ms, meld_own, rv,
-                                     tb, declare, dealer, own, wbuf, pays, keep, dtab, stab,
-                                     ntab, states, s_c, s_lm, n_s, edges, n_e, succ, n_q, nodes,
-                                     n_h)  # fmt: skip
+        elif not _draw_rows(c, states[s], c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx,
+                            hk, hv, hm, rows, flag, rmk, ndk, dk, dv, dm, msk, keep, dtab,
+                            need):  # fmt: skip
+            return _ROWS, s, n_s, n_e, n_q
+        n_s, n_e, n_q = _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb,
+                                declare, dealer, own, wbuf, pays, keep, dtab, sk, sv, sm, states,
+                                s_c, s_lm, n_s, edges, n_e, succ, n_q)  # fmt: skip
         s += 1
-    return OK, s, n_s, n_e, n_q, n_h
+    return OK, s, n_s, n_e, n_q
 
 
 @njit(cache=True, inline="always")
@@ -355,12 +334,10 @@ def _prune(d, x, new, d14t, limit, edge, n_draws):
 
 
 @njit(cache=True, inline="always")
-def _draw_rows(c, d, x, thr, c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx, hk, hv, hm,
-               rows, flag, rmk, ndk, dk, dv, dm, msk, ntab, keep, dtab, need):  # fmt: skip
-    """For each draw t of the state (hand c, distance d, x new tiles; ``thr`` its nodes'
-    threshold) that a discard can keep in the region: keep[t] = 2 + h when its 14-tile hand
-    is node h already (``ntab``: the node table), else keep[t] = 1 with dtab[t, y] = the
-    distance discarding y leaves (INF for a tile not held); 0 for the other draws. The
+def _draw_rows(c, st, c_ref, base, limit, edge, n_draws, qidui, ms, rv, mcx, hk, hv, hm, rows,
+               flag, rmk, ndk, dk, dv, dm, msk, keep, dtab, need):  # fmt: skip
+    """keep[t] = 1 for each draw t of the state ``st`` (hand c) that a discard can keep in the
+    region, with dtab[t, x] = the distance discarding x leaves (INF for a tile not held). The
     standard forms' distances come from the distance memo (dk, dv, dm: a hand's key and ``msk``
     -> its mask << 7 | its distance), else from the legal memo's rows, which fill it; with
     ``qidui`` each is lowered to the hand's 七对 distance where that is nearer (the pair DP run
@@ -394,14 +371,10 @@ def _draw_rows(c, d, x, thr, c_ref, base, limit, edge, n_draws, qidui, ms, rv, m
             c[t] += 1
             d14t = _with_qidui(c, rv, d14t, n0, n1, t, -1)
             c[t] -= 1
-        if _prune(d, x, 1 if c[t] >= c_ref[t] else 0, d14t, limit, edge,
+        if _prune(st[S_DIST], st[S_X], 1 if c[t] >= c_ref[t] else 0, d14t, limit, edge,
                   n_draws):  # (t new if beyond c_ref)
             continue
         ka14, kb14 = _key_more(ka, kb, t)
-        h = HT.find(ntab[0], ntab[1], ntab[2], ka14, kb14, thr, 0)
-        if h >= 0:
-            keep[t] = 2 + h
-            continue
         got = HT.find(dk, dv, dm, ka14, kb14, msk, 0)
         if got >= 0:
             keep[t] = 1
@@ -427,7 +400,7 @@ def _draw_rows(c, d, x, thr, c_ref, base, limit, edge, n_draws, qidui, ms, rv, m
             elif need[t] == 1:  # (its row is missing)
                 ok = False
     for t in range(N_KINDS):
-        if keep[t] == 1:
+        if keep[t]:
             dd = d14s[t]
             rm = rms[t]
             c[t] += 1
@@ -436,7 +409,7 @@ def _draw_rows(c, d, x, thr, c_ref, base, limit, edge, n_draws, qidui, ms, rv, m
                     dtab[t, i] = LG.INF
                 else:
                     dtab[t, i] = dd + 1 - (rm >> i & 1)
-                if qidui and c[i] > 0:
+                if qidui and c[i] > 0 and i != t:  # (throwing t: the state, never a successor)
                     c[i] -= 1
                     dtab[t, i] = _with_qidui(c, rv, dtab[t, i], n0, n1, t, i)
                     c[i] += 1
@@ -486,19 +459,18 @@ def _edge(edges, n_e, t, w, kind, q0, q1, pay, jia, piao):
 
 
 @njit(cache=True, inline="always")
-def _expand(s, c, c_ref, thr, base, limit, n_draws, ms, meld_own, rv, tb, declare, dealer, own,
-            wbuf, pays, keep, dtab, stab, ntab, states, s_c, s_lm, n_s, edges, n_e, succ, n_q,
-            nodes, n_h):  # fmt: skip
+def _expand(s, c, c_ref, base, limit, edge, n_draws, ms, meld_own, rv, tb, declare, dealer, own,
+            wbuf, pays, keep, dtab, sk, sv, sm, states, s_c, s_lm, n_s, edges, n_e, succ,
+            n_q):  # fmt: skip
     """The edges of state s (hand c): a win edge per winning draw, a kept edge per draw of
-    ``keep`` to its node, the node made first when new (keep 1: its successors, the discards
-    that stay in the region, new states added). An edge is made only where its node offers a
-    hand other than the state itself (else the draw is thrown: the state stays). The arrays
-    have room for it all (``build``). Returns (n_s, n_e, n_q, n_h)."""
+    ``keep`` with its successors (the drawn tile thrown first, then each discard that stays in
+    the region), new states added. The arrays have room for it all (``build``). Returns
+    (n_s, n_e, n_q)."""
     rd, items, fan, pay = pays
-    sk, sv, sm = stab
-    nk, nv, nm = ntab
     lock = states[s, S_LOCK] == 1
     lm = s_lm[s]
+    d = states[s, S_DIST]
+    edge_state = edge and states[s, S_X] + d >= limit  # on the region's edge: progress only
     states[s, S_E0] = n_e
     for t in range(N_KINDS):
         w = base[t] - int(c[t])
@@ -512,46 +484,42 @@ def _expand(s, c, c_ref, thr, base, limit, n_draws, ms, meld_own, rv, tb, declar
             if win:
                 n_e = _edge(edges, n_e, t, w, E_WIN, n_q, n_q, amount, jia, piao)
                 continue
-        if lock or keep[t] == 0:
+        if lock or not keep[t]:
             continue  # (drawn and thrown: the state stays)
-        if keep[t] >= 2:
-            h = keep[t] - 2
-        else:  # a new node: the 14 tiles' successors
-            x14 = states[s, S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
-            c[t] += 1
-            ka14, kb14 = _key2(c)
-            q0 = n_q
-            for x in range(N_KINDS):
-                dx = dtab[t, x]
-                if c[x] == 0 or dx > n_draws or dx >= thr:
-                    continue
-                x2 = x14 - (1 if c[x] > c_ref[x] else 0)
-                if x2 + dx > limit:
-                    continue
-                c[x] -= 1
-                ka, kb = _key_less(ka14, kb14, x)
-                q = HT.find(sk, sv, sm, ka, kb, 0, 0)
-                if q < 0:
-                    _new_state(c, ka, kb, dx, x2, ms, meld_own, rv, tb, declare, own, wbuf, sk,
-                               sv, sm, states, s_c, s_lm, n_s)  # fmt: skip
-                    q = n_s
-                    n_s += 1
-                succ[n_q, Q_STATE] = q
-                succ[n_q, Q_TILE] = x
+        x14 = states[s, S_X] + (1 if c[t] >= c_ref[t] else 0)  # (t new if beyond c_ref)
+        c[t] += 1
+        ka14, kb14 = _key2(c)
+        q0 = n_q
+        for x in range(N_KINDS):
+            dx = dtab[t, x]
+            if x == t or c[x] == 0 or dx > n_draws:
+                continue
+            if edge_state and dx >= d:
+                continue
+            x2 = x14 - (1 if c[x] > c_ref[x] else 0)
+            if x2 + dx > limit:
+                continue
+            c[x] -= 1
+            if n_q == q0:  # the first successor: throwing the drawn tile (the state)
+                succ[n_q, Q_STATE] = s
+                succ[n_q, Q_TILE] = t
                 n_q += 1
-                c[x] += 1
-            c[t] -= 1
-            h = n_h
-            nodes[h, N_Q0] = q0
-            nodes[h, N_Q1] = n_q
-            HT.insert(nk, nv, nm, ka14, kb14, thr, 0, h)
-            n_h += 1
-        q0, q1 = nodes[h, N_Q0], nodes[h, N_Q1]
-        if q1 - q0 > 1 or (q1 > q0 and succ[q0, Q_STATE] != s):
-            n_e = _edge(edges, n_e, t, w, E_KEEP, q0, q1, 0, 0, 0)
-            edges[n_e - 1, E_NODE] = h
+            ka, kb = _key_less(ka14, kb14, x)
+            q = HT.find(sk, sv, sm, ka, kb, 0, 0)
+            if q < 0:
+                _new_state(c, ka, kb, dx, x2, ms, meld_own, rv, tb, declare, own, wbuf, sk, sv,
+                           sm, states, s_c, s_lm, n_s)  # fmt: skip
+                q = n_s
+                n_s += 1
+            succ[n_q, Q_STATE] = q
+            succ[n_q, Q_TILE] = x
+            n_q += 1
+            c[x] += 1
+        c[t] -= 1
+        if n_q > q0:
+            n_e = _edge(edges, n_e, t, w, E_KEEP, q0, n_q, 0, 0, 0)
     states[s, S_E1] = n_e
-    return n_s, n_e, n_q, n_h
+    return n_s, n_e, n_q
 
 
 @njit(cache=True, inline="always")
@@ -578,14 +546,13 @@ def _better(w, e, p, bw, be, bp, objective):
 
 
 @njit(cache=True, nogil=True)
-def backward(states, edges, succ, nodes, total, n_draws, objective, stop):
+def backward(states, edges, succ, total, n_draws, objective, stop):
     """Values of every state with the whole horizon ahead — (P(win within it), expected
     payment) under the best play for the objective — and that play: ``dec[e, t]`` = which
-    successor of kept draw e (an offset from its E_Q0; -1: throw the drawn tile, the state
-    stays) to take when it is the (t+1)-th draw. Each turn a node's best successor is found
-    once, then each edge to it weighs it against staying. Among equal choices the play reaches
-    tenpai soonest, and keeps the hand as it is. ``total``: the pool's size (the same in every
-    state). Returns (finished, w0, e0, dec); finished is False when ``stop[0]`` was set."""
+    successor of kept draw e (an offset from its E_Q0) to take when it is the (t+1)-th draw.
+    Among equal choices the play reaches tenpai soonest. ``total``: the pool's size (the same
+    in every state). Returns (finished, w0, e0, dec); finished is False when ``stop[0]`` was
+    set."""
     n = states.shape[0]
     wn = np.zeros(n)
     en = np.zeros(n)
@@ -596,30 +563,10 @@ def backward(states, edges, succ, nodes, total, n_draws, objective, stop):
     for s in range(n):
         pn[s] = 1.0 if states[s, S_TEN] else 0.0
     dec = np.zeros((edges.shape[0], max(n_draws, 1)), np.int8)
-    n_h = nodes.shape[0]
-    hb = np.zeros(n_h, np.int64)  # per node, this turn: its best successor (an offset) ...
-    hw = np.zeros(n_h)  # ... and that successor's values
-    he = np.zeros(n_h)
-    hp = np.zeros(n_h)
     for t in range(n_draws - 1, -1, -1):
         if stop[0]:
             return False, wn, en, dec
         left = n_draws - t  # draws left, this one included
-        for h in range(n_h):
-            q0, q1 = nodes[h, N_Q0], nodes[h, N_Q1]
-            if q1 == q0:
-                continue  # (no edge leads to it)
-            bi = q0
-            j = succ[q0, Q_STATE]
-            bw, be, bp = wn[j], en[j], pn[j]
-            for q in range(q0 + 1, q1):
-                j = succ[q, Q_STATE]
-                if _better(wn[j], en[j], pn[j], bw, be, bp, objective):
-                    bi, bw, be, bp = q, wn[j], en[j], pn[j]
-            hb[h] = bi - q0
-            hw[h] = bw
-            he[h] = be
-            hp[h] = bp
         for s in range(n):
             ten = states[s, S_TEN] == 1
             if states[s, S_DIST] > left + 1:  # (nor can it reach tenpai)
@@ -639,13 +586,16 @@ def backward(states, edges, succ, nodes, total, n_draws, objective, stop):
                     ae += p * edges[e, E_PAY]
                     ap += p
                     continue
-                h = edges[e, E_NODE]
-                bw, be, bp = hw[h], he[h], hp[h]
-                if _better(bw, be, bp, wn[s], en[s], pn[s], objective):
-                    dec[e, t] = hb[h]
-                else:  # throwing the drawn tile is as good: the hand as it is
-                    dec[e, t] = -1
-                    bw, be, bp = wn[s], en[s], pn[s]
+                q0 = edges[e, E_Q0]
+                bi = q0
+                bw = wn[succ[q0, Q_STATE]]
+                be = en[succ[q0, Q_STATE]]
+                bp = pn[succ[q0, Q_STATE]]
+                for q in range(q0 + 1, edges[e, E_Q1]):
+                    j = succ[q, Q_STATE]
+                    if _better(wn[j], en[j], pn[j], bw, be, bp, objective):
+                        bi, bw, be, bp = q, wn[j], en[j], pn[j]
+                dec[e, t] = bi - q0
                 aw += p * bw
                 ae += p * be
                 ap += p * bp
@@ -712,11 +662,10 @@ def _forward_one(root, stamp0, states, edges, succ, dec, total, n_draws, out, mu
                     out[2, 1] += m * p * edges[e, E_JIA]
                     out[2, 2] += m * p * edges[e, E_PIAO]
                     continue
-                k = dec[e, t]
-                if k < 0:
+                q = succ[edges[e, E_Q0] + dec[e, t], Q_STATE]
+                if q == s:
                     mass -= p  # thrown: the hand stays as it is
                     continue
-                q = succ[edges[e, E_Q0] + k, Q_STATE]
                 if mark[q] != stamp:
                     mark[q] = stamp
                     act2[n2] = q
@@ -785,8 +734,6 @@ def follow(seed, n_trials, root, s_c, states, edges, succ, dec, base, total, n_d
                 stats[s_jiahu] += edges[edge, E_JIA]
                 stats[s_piao] += edges[edge, E_PIAO]
                 break
-            if dec[edge, t] < 0:
-                continue  # the drawn tile thrown
             s = succ[edges[edge, E_Q0] + dec[edge, t], Q_STATE]
             if states[s, S_TEN]:
                 ten = True

@@ -469,6 +469,18 @@ def test_the_memo_file_round_trips_mapped_and_a_damaged_file_is_a_miss(tmp_path,
     assert cache.load_memo("absent") is None
 
 
+def test_saving_a_memo_deletes_the_same_memo_of_other_kernel_sources(tmp_path, monkeypatch):
+    from ccmj_cli._kernels import cache
+
+    monkeypatch.setattr(cache, "memo_path", lambda name: tmp_path / f"memo-{name}-new.npy")
+    for f in ("memo-t-old.npy", "memo-t-older.npy", "memo-u-old.npy", "other.npy"):
+        (tmp_path / f).write_bytes(b"x")
+    cache.save_memo("t", {"keys": np.zeros(3, np.int64)})
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["memo-t-new.npy", "memo-u-old.npy", "other.npy"]  # (u: another rule set)
+    assert cache.load_memo("t")["keys"].shape == (3,)
+
+
 def test_the_console_script_keeps_the_memo(monkeypatch):
     # `ccmj` ends with os._exit, which skips atexit: it must save the exact analysis's memo itself
     from ccmj_cli import _entry

@@ -360,7 +360,9 @@ def load_memo(name: str) -> dict | None:
 
 def save_memo(name: str, arrays: dict) -> None:
     """Write a memo's arrays into one file that ``load_memo`` maps (atomically: a temporary
-    file, then renamed; a failure to write only means the next process computes them again)."""
+    file, then renamed; a failure to write only means the next process computes them again).
+    The same memo saved by other kernel sources (an earlier version) is deleted: no process of
+    these sources reads it, and each is 100 MB or more."""
     path = memo_path(name)
     if path is None:
         return
@@ -382,3 +384,8 @@ def save_memo(name: str, arrays: dict) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+        return
+    for old in path.parent.glob(f"memo-{name}-*.npy"):
+        if old != path:
+            with contextlib.suppress(OSError):
+                old.unlink()

@@ -35,6 +35,7 @@ from ._kernels.tables import tables
 from .errors import UsageError
 from .hand import hand_to_play, unseen_counts
 from .rules import Variant, load_variant
+from .threaded import Background
 
 DEFAULT_DRAWS = 17  # a whole hand, as `ccmj odds`
 OBJECTIVES = ("win", "payment")
@@ -143,8 +144,8 @@ class Solver:
     def follow(self, discard: str | None, trials: int, seed: int, stats: np.ndarray,
                offsets: tuple) -> None:  # fmt: skip
         """Add to ``stats`` (at ``offsets``: trials, how, 夹胡, 飘胡, pay, pay², tenpai,
-        declared, by draw) ``trials`` draw sequences from the start after ``discard`` (None for a 13-tile
-        hand), played by the solver's decisions in its own pool."""
+        declared, by draw) ``trials`` draw sequences from the start after ``discard`` (None for
+        a 13-tile hand), played by the solver's decisions in its own pool."""
         i = self.discards.index(discard)
         _, _, states, s_c, edges, succ = self.graph
         K.follow(seed, trials, int(self.roots[i]), s_c, states, edges, succ, self.dec,
@@ -173,30 +174,20 @@ def run_stoppable(fn, stop: np.ndarray, event, *args):
     """Run a nogil kernel in a thread; when ``event`` (a threading.Event) is set, or on Ctrl-C
     (KeyboardInterrupt in this thread), set ``stop[0]``, which the kernel reads. Re-raises
     KeyboardInterrupt once the kernel has returned."""
-    box = {}
-
-    def work():
-        try:
-            box["out"] = fn(*args)
-        except BaseException as e:  # (surfaced in the caller's thread)
-            box["err"] = e
-
-    th = threading.Thread(target=work, daemon=True)
-    th.start()
+    job = Background(fn, *args)
     interrupted = False
-    while th.is_alive():
+    while job.thread.is_alive():
         try:
-            th.join(0.05)
+            job.thread.join(0.05)
         except KeyboardInterrupt:
             stop[0] = 1
             interrupted = True
         if event is not None and event.is_set():
             stop[0] = 1
-    if "err" in box:
-        raise box["err"]
+    out = job.outcome()
     if interrupted:
         raise KeyboardInterrupt
-    return box["out"]
+    return out
 
 
 _WARM = []
@@ -265,7 +256,7 @@ def save_memos() -> None:
                 rv = np.frombuffer(key, np.int64)
                 m = max(int(memo[2][0]), 16)  # (the rows in use; the arrays grow again)
                 arrays = (*memo[:3], memo[3][:m], memo[4], mk[0][:m], mk[1][:m], mk[2][:m])
-                cache.save_memo(_memo_name(rv), dict(zip(_MEMO_FIELDS, arrays)))
+                cache.save_memo(_memo_name(rv), dict(zip(_MEMO_FIELDS, arrays, strict=True)))
                 _MEMO_SAVED[key] = int(memo[2][0])
 
 

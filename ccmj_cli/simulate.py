@@ -327,28 +327,18 @@ def _connect(Client, scheduler: str):
     """A Dask client of the scheduler at ``scheduler``, or a UsageError: refused, unreachable,
     or something else listening there (a server that answers otherwise, or not at all: Dask's
     handshake would wait for ever, or read a banner as a message of exabytes)."""
-    import threading
+    from .threaded import Background
 
-    box = {}
-
-    def work():
-        try:
-            box["client"] = Client(scheduler, timeout=10)
-        except BaseException as e:  # (handed to the caller's thread)
-            box["error"] = e
-
-    th = threading.Thread(target=work, daemon=True)
-    th.start()
-    th.join(DASK_ANSWER_S)
+    job = Background(Client, scheduler, timeout=10)
+    job.thread.join(DASK_ANSWER_S)
     why = None
-    if th.is_alive():
+    if job.thread.is_alive():
         why = f"no answer as a Dask scheduler in {DASK_ANSWER_S} s"
-    elif "error" in box:
-        e = box["error"]
+    elif (e := job.error()) is not None:
         why = str(e) if isinstance(e, OSError | ValueError | TypeError) else "not a Dask scheduler"
     if why is not None:
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
-    return box["client"]
+    return job.outcome()
 
 
 def _run_dask(plan, rv, tp, bots, scheduler, progress, workers, ready=None):

@@ -5,8 +5,35 @@ threads use every core. Ctrl-C reaches the main thread only (the one reading the
 or any other error there, sets ``stop``, which the work in flight reads so that it ends too.
 """
 
+import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+
+
+class Background:
+    """``fn(*args, **kw)`` run in a daemon thread (``thread``), so that the caller can wait for
+    it with a limit or while watching Ctrl-C; ``outcome()``, once it has ended, is its value,
+    or raises its exception in the caller's thread."""
+
+    def __init__(self, fn, *args, **kw):
+        self._box = {}
+
+        def work():
+            try:
+                self._box["out"] = fn(*args, **kw)
+            except BaseException as e:  # (handed to the caller's thread)
+                self._box["err"] = e
+
+        self.thread = threading.Thread(target=work, daemon=True)
+        self.thread.start()
+
+    def error(self) -> BaseException | None:
+        return self._box.get("err")
+
+    def outcome(self):
+        if "err" in self._box:
+            raise self._box["err"]
+        return self._box["out"]
 
 
 def in_order(items, fn, threads: int, stop):
